@@ -1,0 +1,174 @@
+"""Test reports -> per benchmark x model documents and metrics, on the controller.
+
+Everything here is fed from `pytest_runtest_logreport` (or, for merged shards,
+from saved report documents), never from worker state, so a serial run and an
+xdist run aggregate the same data the same way (SPEC §9).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from pytest_bizbench.payload import ERROR, MISSING, DocumentPayload, find_payload, jsonable
+from pytest_bizbench.registry import Registry
+from pytest_bizbench.sdk import BenchmarkPlugin, ExtendedDocument, ScoredDocument
+
+PASSED, FAILED = "passed", "failed"
+
+
+@dataclass(frozen=True, slots=True)
+class ReportDocument:
+    """One document of the report, plus what compute() needs of it."""
+
+    nodeid: str
+    outcome: str
+    payload: DocumentPayload
+
+    def as_json(self) -> dict[str, Any]:
+        p = self.payload
+        out: dict[str, Any] = {
+            "id": p.id,
+            "case": p.case,
+            "nodeid": self.nodeid,
+            "case_hash": p.case_hash,
+            "score": p.score if self.outcome != ERROR else None,
+            "outcome": self.outcome,
+            "details": p.details,
+            "labels": list(p.labels),
+        }
+        if p.latency_ms is not None:
+            out["latency_ms"] = round(p.latency_ms, 3)
+        if p.message and self.outcome != PASSED:
+            out["message"] = p.message
+        return out
+
+    def scored(self) -> ScoredDocument:
+        p = self.payload
+        document = ExtendedDocument(
+            id=p.id or "",
+            filename=p.filename,
+            labels=list(p.labels),
+            metadata=p.metadata,
+            model=p.model or "",
+            source=p.case,
+        )
+        return ScoredDocument(document, p.score or 0.0, p.details, p.rules, p.group)
+
+
+@dataclass(slots=True)
+class Aggregator:
+    """Collects one outcome per item from its test reports."""
+
+    documents: dict[str, ReportDocument] = field(default_factory=dict)
+    errors: dict[str, dict[str, Any]] = field(default_factory=dict)
+    reported: set[str] = field(default_factory=set)
+
+    def add_report(
+        self,
+        nodeid: str,
+        when: str,
+        outcome: str,
+        user_properties: list[tuple[str, Any]],
+        longrepr: str,
+    ) -> None:
+        """Take the setup, call or crash report of an item; teardown adds nothing."""
+        if when == "teardown" or (when == "setup" and outcome != FAILED):
+            return
+        self.reported.add(nodeid)
+        payload = find_payload(user_properties) if when in ("setup", "call") else None
+        if when == "call" and payload is not None and outcome in (PASSED, FAILED):
+            self.documents[nodeid] = ReportDocument(nodeid, outcome, payload)
+            return
+        if outcome == "skipped":
+            return
+        if payload is None:
+            # a worker that crashed, or a failure outside our items' control
+            message = _first_line(longrepr) or f"item did not finish ({when})"
+            self.errors[nodeid] = {"nodeid": nodeid, "message": message}
+            return
+        self.errors[nodeid] = _error_entry(nodeid, payload)
+        if payload.benchmark is not None:
+            self.documents[nodeid] = ReportDocument(nodeid, ERROR, payload)
+
+    def add_collect_error(self, nodeid: str, longrepr: str) -> None:
+        self.errors[f"collect:{nodeid}"] = {
+            "nodeid": nodeid,
+            "message": _first_line(longrepr) or "collection failed",
+        }
+
+    def add_document(self, doc: ReportDocument) -> None:
+        """A document from a saved report (shard merge)."""
+        self.documents[doc.nodeid] = doc
+        self.reported.add(doc.nodeid)
+
+    def by_benchmark(self) -> dict[tuple[str, str], list[ReportDocument]]:
+        """Documents per (benchmark, model), each list sorted by (case, id)."""
+        groups: dict[tuple[str, str], list[ReportDocument]] = {}
+        for doc in self.documents.values():
+            p = doc.payload
+            if p.benchmark is not None and p.model is not None:
+                groups.setdefault((p.benchmark, p.model), []).append(doc)
+        for docs in groups.values():
+            docs.sort(key=lambda d: (d.payload.case, d.payload.id or "", d.nodeid))
+        return dict(sorted(groups.items()))
+
+    def missing(self) -> list[dict[str, Any]]:
+        rows = [
+            {"benchmark": d.payload.benchmark, "model": d.payload.model, "id": d.payload.id,
+             "case": d.payload.case, "nodeid": d.nodeid, "message": d.payload.message}
+            for d in self.documents.values()
+            if d.payload.status == MISSING
+        ]
+        return sorted(rows, key=lambda r: (r["case"], r["id"] or "", r["nodeid"]))
+
+    def error_list(self) -> list[dict[str, Any]]:
+        return sorted(self.errors.values(), key=lambda e: (e["nodeid"], e.get("line") or 0))
+
+
+def _first_line(text: str) -> str:
+    lines = [line.strip() for line in text.strip().splitlines() if line.strip()]
+    return lines[-1] if lines else ""
+
+
+def _error_entry(nodeid: str, payload: DocumentPayload) -> dict[str, Any]:
+    entry: dict[str, Any] = {"nodeid": nodeid, "case": payload.case, "message": payload.message}
+    if payload.line is not None:
+        entry["line"] = payload.line
+    if payload.id is not None:
+        entry["id"] = payload.id
+    return entry
+
+
+def compute_metrics(
+    name: str, benchmark: BenchmarkPlugin | None, docs: Iterable[ReportDocument]
+) -> tuple[dict[str, Any], str | None]:
+    """The benchmark's compute() over its scored documents (errors left out).
+
+    Returns (metrics, problem); a compute() that raises gives empty metrics and a
+    problem the gate reports, instead of a crashed session.
+    """
+    if benchmark is None:
+        return {}, f"benchmark {name!r} scored cases but is not registered on the controller"
+    scored = [d.scored() for d in docs if d.outcome != ERROR]
+    try:
+        metrics = benchmark.compute(scored)
+    except Exception as exc:
+        return {}, f"benchmark {name!r}: compute() raised {type(exc).__name__}: {exc}"
+    if not isinstance(metrics, Mapping):
+        return {}, f"benchmark {name!r}: compute() returned {type(metrics).__name__}, not a dict"
+    return jsonable(dict(metrics), bounded=False), None
+
+
+def metrics_by_benchmark(
+    documents: Mapping[tuple[str, str], list[ReportDocument]], registry: Registry
+) -> tuple[dict[tuple[str, str], dict[str, Any]], list[str]]:
+    results: dict[tuple[str, str], dict[str, Any]] = {}
+    problems: list[str] = []
+    for (name, model), docs in documents.items():
+        metrics, problem = compute_metrics(name, registry.get(name), docs)
+        results[name, model] = metrics
+        if problem:
+            problems.append(problem)
+    return results, problems

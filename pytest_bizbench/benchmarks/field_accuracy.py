@@ -1,0 +1,74 @@
+"""`field-accuracy`: every ground-truth field scored by the field ladder (SPEC §5.1)."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import replace
+from typing import Any, ClassVar
+
+from pytest_bizbench.scoring import FieldLadder, LadderConfig
+from pytest_bizbench.sdk import BenchmarkPlugin, ExtendedDocument, ScoredDocument
+
+SUB_SCORES = ("completeness", "correctness", "quality")
+NO_MODEL_RUNGS_NOTE = "scoring used exact+fuzzy only"
+
+
+class FieldAccuracy(BenchmarkPlugin):
+    """Mean field score of an extraction against its ground truth.
+
+    Subclass and set `NUMERIC_FIELDS`, `DATE_FIELDS` or `FREE_TEXT_FIELDS` to force
+    how a field is compared; the ini keys of the same names add to them.
+    """
+
+    name = "field-accuracy"
+    version = "1.0.0"
+    description = "Share of ground-truth fields the extraction got right, field by field."
+    target_labels: ClassVar[list[str]] = ["*"]
+    metric_unit = "mean field score"
+    NUMERIC_FIELDS: ClassVar[frozenset[str]] = frozenset()
+    DATE_FIELDS: ClassVar[frozenset[str]] = frozenset()
+    FREE_TEXT_FIELDS: ClassVar[frozenset[str]] = frozenset()
+
+    def __init__(self, ladder: FieldLadder | None = None) -> None:
+        self.ladder = ladder or FieldLadder(self.ladder_config(LadderConfig()))
+
+    @classmethod
+    def ladder_config(cls, base: LadderConfig) -> LadderConfig:
+        return replace(
+            base,
+            numeric_fields=base.numeric_fields | cls.NUMERIC_FIELDS,
+            date_fields=base.date_fields | cls.DATE_FIELDS,
+            free_text_fields=base.free_text_fields | cls.FREE_TEXT_FIELDS,
+        )
+
+    def score(self, document: ExtendedDocument) -> ScoredDocument:
+        score, details = self.ladder.score_document(
+            document.ground_truth, document.extracted_fields
+        )
+        return ScoredDocument(document, score, details)
+
+    def scoring_config(self) -> dict[str, Any]:
+        config = self.ladder.config
+        rungs = self.ladder.rungs_available
+        result = {
+            **super().scoring_config(),
+            "strictness": config.strictness,
+            "rel_tol": config.rel_tol,
+            "abs_tol": config.abs_tol,
+            "date_order": config.date_order,
+            "numeric_fields": sorted(config.numeric_fields),
+            "date_fields": sorted(config.date_fields),
+            "free_text_fields": sorted(config.free_text_fields),
+            "rungs_available": rungs,
+        }
+        if not {"embedding", "judge"} & set(rungs):
+            result["scoring_note"] = NO_MODEL_RUNGS_NOTE
+        return result
+
+    def compute(self, scored: list[ScoredDocument]) -> dict[str, Any]:
+        metrics = super().compute(scored)
+        for key in SUB_SCORES:
+            # a document without the sub-score (a missing prediction) counts as 0
+            values = [float(s.details.get(key, 0.0)) for s in scored]
+            metrics[key] = math.fsum(values) / len(values) if values else 0.0
+        return metrics

@@ -1,0 +1,199 @@
+"""Loading `*.ground-truth.json` / `*.ground-truth.jsonl` files into validated cases.
+
+Never raises on bad input: a file that cannot be read or parsed gives one
+`CaseError`, a bad document gives a `CaseError` in its place, and every other
+document is still returned, in file order (SPEC §2, §10).
+
+Decisions the spec leaves open:
+- A `.json` top-level object is the `{"documents": [...]}` form when it has a
+  `documents` key and no `ground_truth` key; otherwise it is one document.
+- An optional key set to null reads as absent.
+- Documents inside a `{"documents": [...]}` file have no line (`json` does not
+  report positions); their messages name them as `documents[<index>]` instead.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from pathlib import Path
+from typing import Any, TypeAlias
+
+from .jsonio import InputError, iter_jsonl, parse_json, read_text
+from .model import CaseError, GroundTruthCase
+
+_NON_SPACE = re.compile(r"\S")
+# check_circular off: parsed JSON cannot contain cycles, and hashing runs per document.
+_CANONICAL = json.JSONEncoder(
+    sort_keys=True, separators=(",", ":"), ensure_ascii=False, check_circular=False
+)
+_TYPE_NAMES: dict[type, str] = {
+    dict: "object",
+    list: "list",
+    str: "string",
+    bool: "boolean",
+    int: "number",
+    float: "number",
+    type(None): "null",
+}
+
+Loaded: TypeAlias = list[GroundTruthCase | CaseError]
+
+
+def load_ground_truth(path: Path, max_bytes: int) -> Loaded:
+    """Load one ground-truth file; see the module docstring for the error contract."""
+    source = str(path)
+    try:
+        text = read_text(path, max_bytes)
+    except InputError as err:
+        return [CaseError(source, err.line, err.message)]
+    if path.suffix == ".jsonl":
+        return _load_jsonl(source, text)
+    return _load_json(source, text)
+
+
+def _load_jsonl(source: str, text: str) -> Loaded:
+    seen: dict[str, str] = {}
+    results: Loaded = []
+    for lineno, value in iter_jsonl(text):
+        if isinstance(value, InputError):
+            results.append(CaseError(source, value.line, value.message))
+        else:
+            results.append(_document(source, value, seen, line=lineno))
+    return results
+
+
+def _load_json(source: str, text: str) -> Loaded:
+    try:
+        top = parse_json(text)
+    except InputError as err:
+        return [CaseError(source, err.line, err.message)]
+    if not isinstance(top, dict):
+        return [
+            CaseError(
+                source,
+                None,
+                'top level must be a document object or {"documents": [...]}, '
+                f"got {_type_name(top)}",
+            )
+        ]
+    if "documents" not in top or "ground_truth" in top:
+        start = _NON_SPACE.search(text)
+        line = text.count("\n", 0, start.start() if start else 0) + 1
+        return [_document(source, top, {}, line=line)]
+    documents = top["documents"]
+    if not isinstance(documents, list):
+        return [CaseError(source, None, f'"documents" must be a list, got {_type_name(documents)}')]
+    seen: dict[str, str] = {}
+    return [_document(source, raw, seen, index=index) for index, raw in enumerate(documents)]
+
+
+def _document(
+    source: str,
+    raw: Any,
+    seen: dict[str, str],
+    *,
+    line: int | None = None,
+    index: int | None = None,
+) -> GroundTruthCase | CaseError:
+    """Validate one document, located by its `line` or by its `index` in a documents
+    list; `seen` maps each id met so far in the file to where it was."""
+    where = f"line {line}" if index is None else f"documents[{index}]"
+    prefix = "" if index is None else f"{where}: "
+    if not isinstance(raw, dict):
+        return CaseError(source, line, f"{prefix}document must be an object, got {_type_name(raw)}")
+    case_id = raw.get("id")
+    if not isinstance(case_id, str) or not case_id.strip():
+        problem = (
+            'missing required key "id"'
+            if case_id is None
+            else f'"id" must be a non-empty string, got {_describe(case_id)}'
+        )
+        return CaseError(source, line, prefix + problem)
+    if case_id in seen:
+        return CaseError(
+            source,
+            line,
+            f"{prefix}duplicate id {_quote(case_id)} (first at {seen[case_id]})",
+            case_id,
+        )
+    seen[case_id] = where
+
+    problems: list[str] = []
+    ground_truth = raw.get("ground_truth")
+    if not isinstance(ground_truth, dict):
+        problems.append(
+            'missing required key "ground_truth"'
+            if ground_truth is None
+            else f'"ground_truth" must be an object, got {_type_name(ground_truth)}'
+        )
+        ground_truth = {}
+    labels = raw.get("labels")
+    if labels is None:
+        labels = []
+    elif not isinstance(labels, list):
+        problems.append(f'"labels" must be a list of strings, got {_type_name(labels)}')
+    else:
+        problems.extend(
+            f'"labels"[{position}] must be a string, got {_type_name(label)}'
+            for position, label in enumerate(labels)
+            if not isinstance(label, str)
+        )
+    filename = _optional(raw, "filename", str, "a string", problems) or ""
+    metadata = _optional(raw, "metadata", dict, "an object", problems) or {}
+    content = _optional(raw, "content", str, "a string or null", problems)
+    extracted = _optional(raw, "extracted_fields", dict, "an object", problems)
+    min_score = raw.get("min_score")
+    if min_score is not None and (
+        isinstance(min_score, bool)
+        or not isinstance(min_score, (int, float))
+        or not 0 <= min_score <= 1
+    ):
+        problems.append(f'"min_score" must be a number in [0, 1], got {_describe(min_score)}')
+    if problems:
+        return CaseError(source, line, prefix + "; ".join(problems), case_id)
+
+    return GroundTruthCase(
+        id=case_id,
+        line=line,
+        filename=filename,
+        labels=tuple(labels),
+        metadata=metadata,
+        content=content,
+        ground_truth=ground_truth,
+        extracted_fields=extracted,
+        min_score=None if min_score is None else float(min_score),
+        case_hash=_case_hash(raw),
+    )
+
+
+def _case_hash(raw: dict[str, Any]) -> str:
+    """Content identity of a document, independent of key order and formatting."""
+    canonical = _CANONICAL.encode(raw)
+    # surrogatepass: a lone "\ud800" escape is valid JSON but not encodable UTF-8.
+    return hashlib.sha256(canonical.encode("utf-8", "surrogatepass")).hexdigest()[:16]
+
+
+def _optional(raw: dict[str, Any], key: str, kind: type, expected: str, problems: list[str]) -> Any:
+    value = raw.get(key)
+    if value is None or isinstance(value, kind):
+        return value
+    problems.append(f'"{key}" must be {expected}, got {_type_name(value)}')
+    return None
+
+
+def _type_name(value: Any) -> str:
+    return _TYPE_NAMES.get(type(value), type(value).__name__)
+
+
+def _describe(value: Any) -> str:
+    """A scalar shown as itself (`1.5`, `"high"`), anything else by its type."""
+    if isinstance(value, (str, int, float)) and not isinstance(value, bool):
+        text = _quote(value) if isinstance(value, str) else repr(value)
+        return text if len(text) <= 40 else _type_name(value)
+    return _type_name(value)
+
+
+def _quote(text: str) -> str:
+    return json.dumps(text, ensure_ascii=False)

@@ -1,0 +1,154 @@
+"""Strict JSON reading for case files: anything Python's `json` would let through
+silently (duplicate keys, NaN, overflowing numbers, depth bombs, bad bytes) is
+rejected as an `InputError` carrying a line where one is known (SPEC §10)."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from collections.abc import Iterator
+from itertools import accumulate
+from pathlib import Path
+from typing import Any, NoReturn
+
+MAX_DEPTH = 64
+_BOM = b"\xef\xbb\xbf"
+# An unterminated string swallows the rest of the text instead of backtracking, so
+# the depth scan stays linear on hostile input; `json` then reports the real error.
+_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"?', re.DOTALL)
+_NOT_BRACKET = re.compile(r"[^\[\]{}]+")
+_DEPTH_STEP = {"[": 1, "{": 1, "]": -1, "}": -1}
+# Any integer literal this short (sign included) is below 1e308, so it fits a float.
+_SAFE_INT_CHARS = 308
+
+
+class InputError(ValueError):
+    """Bad input, as opposed to a bug: the loader turns it into a `CaseError`."""
+
+    def __init__(self, message: str, line: int | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.line = line
+
+
+def read_text(path: Path, max_bytes: int) -> str:
+    """Read a case file as UTF-8, refusing oversized files before reading them."""
+    try:
+        with path.open("rb") as handle:
+            size = os.fstat(handle.fileno()).st_size
+            if size > max_bytes:
+                raise InputError(f"file is {size:,} bytes, {_over_cap(max_bytes)}")
+            # Bounded even when stat lies (pipes, files growing while read).
+            data = handle.read(max_bytes + 1)
+    except OSError as err:
+        raise InputError(f"cannot read file: {err.strerror or err}") from None
+    if len(data) > max_bytes:
+        raise InputError(f"file is {_over_cap(max_bytes)}")
+    if data.startswith(_BOM):
+        data = data[len(_BOM) :]
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as err:
+        line = data.count(b"\n", 0, err.start) + 1
+        column = err.start - data.rfind(b"\n", 0, err.start)
+        raise InputError(
+            f"not UTF-8: invalid byte 0x{data[err.start]:02x} at line {line}, byte {column}"
+            " (save the file as UTF-8)",
+            line,
+        ) from None
+    if not text:
+        raise InputError("empty file")
+    if text.isspace():
+        raise InputError("empty file (whitespace only)")
+    return text
+
+
+def _over_cap(max_bytes: int) -> str:
+    return f"over the {max_bytes:,}-byte cap (ini bizbench_max_case_bytes)"
+
+
+def parse_json(text: str, *, line_offset: int = 0) -> Any:
+    """Decode one JSON value; `line_offset` maps syntax-error lines back into the file."""
+    _check_depth(text)
+    try:
+        return _DECODER.decode(text)
+    except json.JSONDecodeError as err:
+        raise InputError(
+            # json's messages end in "at" when they expect a position after them.
+            f"malformed JSON: {err.msg.removesuffix(' at')} at column {err.colno}",
+            err.lineno + line_offset,
+        ) from err
+
+
+def iter_jsonl(text: str) -> Iterator[tuple[int, Any | InputError]]:
+    """Yield `(line, value)` per non-blank line, an `InputError` in place of a bad
+    value, so one bad line never hides the lines after it."""
+    lines = text.split("\n")  # not splitlines(): U+2028 and friends are legal in JSON strings
+    truncated_index = -1 if text.endswith("\n") else len(lines) - 1
+    for index, line in enumerate(lines):
+        if not line or line.isspace():
+            continue
+        lineno = index + 1
+        try:
+            yield lineno, parse_json(line, line_offset=index)
+        except InputError as err:
+            message = err.message
+            if index == truncated_index and isinstance(err.__cause__, json.JSONDecodeError):
+                message = f"truncated last line: {message}"
+            yield lineno, InputError(message, err.line or lineno)
+
+
+def _check_depth(text: str) -> None:
+    """Reject depth bombs before `json` recurses into them; the bracket count
+    skips the scan for ordinary documents."""
+    if text.count("[") + text.count("{") <= MAX_DEPTH:
+        return
+    brackets = _NOT_BRACKET.sub("", _STRING.sub("", text))
+    if max(accumulate(map(_DEPTH_STEP.__getitem__, brackets)), default=0) > MAX_DEPTH:
+        raise InputError(f"nesting deeper than {MAX_DEPTH} levels")
+
+
+def _abbreviate(literal: str) -> str:
+    return literal if len(literal) <= 40 else f"{literal[:20]}...({len(literal):,} characters)"
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    obj = dict(pairs)
+    if len(obj) != len(pairs):
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise InputError(f"duplicate key {json.dumps(key, ensure_ascii=False)}")
+            seen.add(key)
+    return obj
+
+
+def _reject_constant(name: str) -> NoReturn:
+    raise InputError(f"{name} is not allowed (JSON has no NaN or Infinity)")
+
+
+def _finite_float(literal: str) -> float:
+    value = float(literal)
+    if value in (float("inf"), float("-inf")):
+        raise InputError(f"number {_abbreviate(literal)} is out of range")
+    return value
+
+
+def _float_sized_int(literal: str) -> int:
+    if len(literal) <= _SAFE_INT_CHARS:
+        return int(literal)
+    try:
+        value = int(literal)
+        float(value)
+    except (OverflowError, ValueError):  # ValueError: the int-string conversion limit
+        raise InputError(f"integer {_abbreviate(literal)} is too large for a float") from None
+    return value
+
+
+_DECODER = json.JSONDecoder(
+    object_pairs_hook=_unique_keys,
+    parse_float=_finite_float,
+    parse_int=_float_sized_int,
+    parse_constant=_reject_constant,
+)

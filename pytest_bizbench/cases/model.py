@@ -1,0 +1,46 @@
+"""The loaders' output: a valid case, or an error that collection turns into an error item."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+
+@dataclass(frozen=True, slots=True)
+class CaseError:
+    """A problem with a case file or one case in it; becomes an error item.
+
+    It is a value rather than an exception so that one bad case never stops the
+    loader from returning the others (SPEC §10).
+    """
+
+    path: str
+    line: int | None
+    message: str
+    case_id: str | None = None
+
+    def describe(self) -> str:
+        """The compiler-style location users can click in an editor or a CI log."""
+        where = self.path if self.line is None else f"{self.path}:{self.line}"
+        return f"{where}: {self.message}"
+
+
+@dataclass(frozen=True, slots=True)
+class GroundTruthCase:
+    """One validated ground-truth document (SPEC §2).
+
+    `extracted_fields` stays None when the key is absent so predictions can tell
+    "no inline output" from "inline output with no fields"; `case_hash` lets a
+    baseline notice that a case changed under the same id (SPEC §7).
+    """
+
+    id: str
+    line: int | None
+    filename: str
+    labels: tuple[str, ...]
+    metadata: dict[str, Any]
+    content: str | None
+    ground_truth: dict[str, Any]
+    extracted_fields: dict[str, Any] | None
+    min_score: float | None
+    case_hash: str

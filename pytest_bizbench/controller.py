@@ -1,0 +1,135 @@
+"""The controller's view of a run: aggregate reports, judge the gate, write the report.
+
+Registered only on the controlling process (never on an xdist worker), like
+pytest's junitxml: it learns everything from test reports, so `-n 0`, `-n 2` and
+`-p no:xdist` go down one path.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import fnmatch
+import platform
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from pytest_bizbench.aggregate import Aggregator, metrics_by_benchmark
+from pytest_bizbench.gate import Completeness, evaluate_thresholds, gate_reasons
+from pytest_bizbench.report import RunResult, build_report, write_report
+from pytest_bizbench.report.markdown import append_step_summary
+from pytest_bizbench.report.terminal import write_summary
+from pytest_bizbench.runstate import RUN_STATE
+
+CONTROLLER = pytest.StashKey["Controller"]()
+
+
+def is_filtered(config: pytest.Config) -> bool:
+    """A selection made on purpose: -k, -m, --deselect, --lf or `::` node ids."""
+    option = config.option
+    return bool(
+        getattr(option, "keyword", "")
+        or getattr(option, "markexpr", "")
+        or getattr(option, "deselect", None)
+        or getattr(option, "lf", False)
+        or any("::" in str(arg) for arg in config.args)
+    )
+
+
+class Controller:
+    def __init__(self, config: pytest.Config) -> None:
+        self.config = config
+        self.aggregator = Aggregator()
+        self.selected: list[str] | None = None
+        self.started_at = dt.datetime.now(dt.timezone.utc)
+        self.started = time.perf_counter()
+        self.result: RunResult | None = None
+        self.report_path: Path | None = None
+        self.report_error: str | None = None
+
+    def _is_case(self, nodeid: str) -> bool:
+        patterns = self.config.stash[RUN_STATE].settings.case_patterns
+        name = nodeid.split("::", 1)[0].rsplit("/", 1)[-1]
+        return any(fnmatch.fnmatch(name, pattern) for pattern in patterns)
+
+    def pytest_collection_finish(self, session: pytest.Session) -> None:
+        self.selected = [item.nodeid for item in session.items]
+
+    @pytest.hookimpl(optionalhook=True)
+    def pytest_xdist_node_collection_finished(self, node: Any, ids: list[str]) -> None:
+        if self.selected is None:
+            self.selected = list(ids)
+
+    def pytest_collectreport(self, report: pytest.CollectReport) -> None:
+        if report.failed:
+            self.aggregator.add_collect_error(report.nodeid, str(report.longrepr))
+
+    def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        longrepr = str(report.longrepr) if report.failed else ""
+        self.aggregator.add_report(
+            report.nodeid, report.when, report.outcome, report.user_properties, longrepr
+        )
+
+    def _completeness(self, exitstatus: int) -> Completeness:
+        cases = [n for n in self.selected or () if self._is_case(n)]
+        return Completeness(
+            filtered=is_filtered(self.config),
+            collected=len(cases),
+            not_run=sum(1 for n in cases if n not in self.aggregator.reported),
+            interrupted=exitstatus == pytest.ExitCode.INTERRUPTED,
+            scored=sum(1 for d in self.aggregator.documents.values() if d.outcome != "error"),
+            errors=tuple(self.aggregator.error_list()),
+            missing=tuple(self.aggregator.missing()),
+        )
+
+    def _run_info(self) -> dict[str, Any]:
+        workers = getattr(self.config.option, "numprocesses", None)
+        return {
+            "started_at": self.started_at.isoformat(timespec="seconds"),
+            "duration_s": round(time.perf_counter() - self.started, 3),
+            "workers": workers if isinstance(workers, int) else None,
+            "python": platform.python_version(),
+            "pytest": pytest.__version__,
+        }
+
+    @pytest.hookimpl(trylast=True)
+    def pytest_sessionfinish(self, session: pytest.Session, exitstatus: int) -> None:
+        completeness = self._completeness(exitstatus)
+        if not (completeness.collected or self.aggregator.documents):
+            return  # nothing of ours ran: no report, no section, no gate
+        state = self.config.stash[RUN_STATE]
+        registry = state.registry
+        documents = self.aggregator.by_benchmark()
+        metrics, problems = metrics_by_benchmark(documents, registry)
+        thresholds = evaluate_thresholds(state.settings.thresholds, metrics)
+        self.result = RunResult(
+            documents=documents,
+            metrics=metrics,
+            thresholds=thresholds,
+            completeness=completeness,
+            reasons=gate_reasons(thresholds, completeness, problems),
+            run=self._run_info(),
+        )
+        path = state.settings.report_path
+        try:
+            write_report(build_report(self.result, registry), path)
+            self.report_path = path
+        except OSError as exc:
+            self.report_error = f"cannot write report {path}: {exc.strerror or exc}"
+        try:
+            append_step_summary(self.result, registry)
+        except OSError as exc:
+            self.report_error = f"cannot append step summary: {exc}"
+        failed = not self.result.passed or self.report_error is not None
+        if failed and session.exitstatus == pytest.ExitCode.OK:
+            session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+    def pytest_terminal_summary(self, terminalreporter: pytest.TerminalReporter) -> None:
+        if self.result is None:
+            return
+        registry = self.config.stash[RUN_STATE].registry
+        write_summary(
+            terminalreporter, self.result, registry, self.report_path, self.report_error
+        )

@@ -1,0 +1,101 @@
+"""Failures of case items, and how they read in pytest's output (SPEC §4)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+from pytest_bizbench.payload import DocumentPayload
+
+MAX_VALUE = 60
+
+
+class CaseFailure(Exception):
+    """Raised by a case item; `render()` is what pytest shows instead of a traceback."""
+
+    def render(self) -> str:
+        return str(self)
+
+
+class CaseLoadError(CaseFailure):
+    """A case file or case that could not be loaded, or that nothing can score."""
+
+
+class BenchmarkCrash(CaseFailure):
+    """The prediction could not be read or the benchmark failed on this case."""
+
+
+class MissingPrediction(CaseFailure):
+    """The system gave no output for this case: a failure, never a skip."""
+
+
+class ScoreBelowPassMark(CaseFailure):
+    def __init__(self, payload: DocumentPayload, pass_mark: float, mark_source: str) -> None:
+        self.payload = payload
+        self.pass_mark = pass_mark
+        self.mark_source = mark_source
+        super().__init__(self.headline())
+
+    def headline(self) -> str:
+        p = self.payload
+        score = p.score or 0.0
+        unscored = [name for name, _, entry in _entries(p.details) if entry.get("unscored")]
+        if score >= self.pass_mark and unscored:
+            why = f"fields not scored: {', '.join(unscored)}"
+        else:
+            why = f"below the pass mark {self.pass_mark:.2f} ({self.mark_source})"
+        return f"{p.id} scored {score:.2f} on {p.benchmark} (model {p.model}): {why}"
+
+    def render(self) -> str:
+        rows = [
+            (name, entry)
+            for name, _, entry in _entries(self.payload.details)
+            if _is_number(entry.get("score")) and float(entry["score"]) < 1.0
+        ]
+        lines = [self.headline()]
+        if rows:
+            width = max(len(name) for name, _ in rows)
+            lines += [f"  {name:<{width}}  {_describe(entry)}" for name, entry in rows]
+        return "\n".join(lines)
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def _entries(details: Mapping[str, Any], prefix: str = "") -> Iterator[tuple[str, str, Any]]:
+    """(dotted name, rung, entry) of every scored field, nested fields flattened."""
+    for name, entry in details.items():
+        if not isinstance(entry, Mapping) or "score" not in entry:
+            continue
+        dotted = f"{prefix}{name}"
+        inner = entry.get("fields")
+        if entry.get("rung") == "nested" and isinstance(inner, Mapping):
+            yield from _entries(inner, dotted + ".")
+        else:
+            yield dotted, str(entry.get("rung", "")), entry
+
+
+def _short(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= MAX_VALUE else text[: MAX_VALUE - 1] + "…"
+
+
+def _describe(entry: Mapping[str, Any]) -> str:
+    """One field's line: expected, actual, the rung that decided it, the similarity."""
+    score = float(entry["score"])
+    rung = entry.get("rung", "?")
+    if rung == "set":
+        parts = [f"set F1 {score:.2f}"]
+        for key in ("missed", "hallucinated"):
+            items = entry.get(key) or []
+            if items:
+                parts.append(f"{key} {_short(items)}")
+        return "; ".join(parts)
+    text = f"expected {_short(entry.get('expected'))}, got {_short(entry.get('actual'))}"
+    how = f"{rung} {score:.2f}"
+    if _is_number(entry.get("similarity")):
+        how += f", similarity {float(entry['similarity']):.2f}"
+    if entry.get("reason"):
+        how += f", {entry['reason']}"
+    return f"{text}  ({how})"

@@ -1,0 +1,187 @@
+"""Aggregate thresholds and the gate verdict (SPEC §6)."""
+
+from __future__ import annotations
+
+import math
+import operator
+import re
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+_OPS: dict[str, Callable[[float, float], bool]] = {
+    ">=": operator.ge,
+    ">": operator.gt,
+    "<=": operator.le,
+    "<": operator.lt,
+}
+_THRESHOLD = re.compile(r"^\s*(?P<target>[^<>=]+?)\s*(?P<op>>=|<=|>|<)\s*(?P<value>[^<>=\s]+)\s*$")
+
+
+@dataclass(frozen=True, slots=True)
+class Threshold:
+    """`BENCH[:MODEL]:METRIC OP VALUE`; `model` None means every model."""
+
+    benchmark: str
+    model: str | None
+    metric: str
+    op: str
+    value: float
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class ThresholdResult:
+    threshold: Threshold
+    model: str
+    actual: float | None
+    passed: bool
+    note: str = ""
+
+    def as_json(self) -> dict[str, Any]:
+        t = self.threshold
+        return {
+            "benchmark": t.benchmark,
+            "model": self.model,
+            "metric": t.metric,
+            "op": t.op,
+            "value": t.value,
+            "actual": self.actual,
+            "passed": self.passed,
+        }
+
+    def describe(self) -> str:
+        t = self.threshold
+        where = f"{t.benchmark}:{self.model}:{t.metric}"
+        if self.actual is None:
+            return f"{where} {t.op} {t.value:g}: {self.note}"
+        return f"{where} = {self.actual:.4f}, needs {t.op} {t.value:g}"
+
+
+def parse_threshold(text: str) -> Threshold:
+    """Parse one threshold; ValueError says what is wrong and shows the syntax."""
+    syntax = "expected BENCH[:MODEL]:METRIC OP VALUE with OP one of >= > <= <"
+    match = _THRESHOLD.match(text)
+    if not match:
+        raise ValueError(f"bad threshold {text!r}: {syntax}")
+    parts = [p.strip() for p in match["target"].split(":")]
+    if len(parts) not in (2, 3) or not all(parts):
+        raise ValueError(f"bad threshold {text!r}: {syntax}")
+    try:
+        value = float(match["value"])
+    except ValueError:
+        raise ValueError(f"bad threshold {text!r}: {match['value']!r} is not a number") from None
+    if not math.isfinite(value):
+        raise ValueError(f"bad threshold {text!r}: the value must be finite")
+    benchmark, model, metric = (parts[0], None, parts[1]) if len(parts) == 2 else parts
+    return Threshold(benchmark, model, metric, match["op"], value, text.strip())
+
+
+def resolve_metric(metrics: Mapping[str, Any], path: str) -> Any:
+    """Follow a dotted path; keys may themselves hold dots, so the longest key wins."""
+    node: Any = metrics
+    rest = path
+    while rest:
+        if not isinstance(node, Mapping):
+            return None
+        for cut in [len(rest), *reversed([i for i, ch in enumerate(rest) if ch == "."])]:
+            key = rest[:cut]
+            if key in node:
+                node, rest = node[key], rest[cut + 1 :]
+                break
+        else:
+            return None
+    return node
+
+
+def evaluate_thresholds(
+    thresholds: Iterable[Threshold], metrics: Mapping[tuple[str, str], Mapping[str, Any]]
+) -> list[ThresholdResult]:
+    """Check each threshold against every model it names (all models when none)."""
+    results = []
+    for t in thresholds:
+        models = sorted(m for b, m in metrics if b == t.benchmark)
+        if t.model is not None:
+            models = [t.model]
+        if not models:
+            results.append(ThresholdResult(t, t.model or "*", None, False, "no such benchmark"))
+            continue
+        for model in models:
+            found = metrics.get((t.benchmark, model))
+            if found is None:
+                results.append(ThresholdResult(t, model, None, False, "no such model"))
+                continue
+            actual = resolve_metric(found, t.metric)
+            if isinstance(actual, bool) or not isinstance(actual, (int, float)):
+                note = "no such metric" if actual is None else "metric is not a number"
+                results.append(ThresholdResult(t, model, None, False, note))
+                continue
+            value = float(actual)
+            results.append(ThresholdResult(t, model, value, _OPS[t.op](value, t.value)))
+    return results
+
+
+@dataclass(frozen=True, slots=True)
+class Completeness:
+    """Whether every selected case was scored; an incomplete run never passes."""
+
+    filtered: bool
+    collected: int
+    not_run: int
+    interrupted: bool
+    scored: int
+    errors: tuple[dict[str, Any], ...]
+    missing: tuple[dict[str, Any], ...]
+
+    @property
+    def complete(self) -> bool:
+        return not (self.errors or self.missing or self.not_run or self.interrupted)
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "complete": self.complete,
+            "filtered": self.filtered,
+            "collected": self.collected,
+            "scored": self.scored,
+            "not_run": self.not_run,
+            "interrupted": self.interrupted,
+            "errors": list(self.errors),
+            "missing": list(self.missing),
+        }
+
+    def reasons(self) -> list[str]:
+        found = []
+        if self.interrupted:
+            found.append("incomplete run: interrupted before every case was scored")
+        if self.not_run:
+            found.append(
+                f"incomplete run: {self.not_run} of {self.collected} selected items never ran "
+                "(stopped early)"
+            )
+        if self.errors:
+            found.append(f"incomplete run: {_count(len(self.errors), 'error')}")
+            found += [f"  error: {_error_text(e)}" for e in self.errors]
+        if self.missing:
+            found.append(
+                f"incomplete run: {_count(len(self.missing), 'missing prediction')}"
+            )
+            found += [f"  missing: {m['message']}" for m in self.missing]
+        return found
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}{'' if n == 1 else 's'}"
+
+
+def _error_text(error: Mapping[str, Any]) -> str:
+    return str(error.get("message") or error.get("nodeid"))
+
+
+def gate_reasons(
+    results: Iterable[ThresholdResult], completeness: Completeness, problems: Iterable[str]
+) -> list[str]:
+    """Every reason the gate fails, in the order a reader should fix them."""
+    reasons = [f"threshold not met: {r.describe()}" for r in results if not r.passed]
+    reasons += list(problems)
+    reasons += completeness.reasons()
+    return reasons

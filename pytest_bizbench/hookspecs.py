@@ -1,0 +1,52 @@
+"""Hook specifications the plugin adds to pytest (registered via `pytest_addhooks`)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import pytest
+
+if TYPE_CHECKING:
+    from pytest_bizbench.sdk import BenchmarkPlugin
+
+def pytest_bizbench_add_benchmarks(config: pytest.Config) -> list[BenchmarkPlugin | type]:
+    """Return benchmarks (instances or classes) to register for this run.
+
+    Called once per process (controller and each xdist worker) when the session
+    starts, so a conftest that implements it registers its benchmarks everywhere.
+    Classes are validated and instantiated without arguments.
+    """
+    raise NotImplementedError
+
+
+@pytest.hookspec(firstresult=True)
+def pytest_bizbench_predict(case: Any, model: str, config: pytest.Config) -> Any:
+    """Return the system's prediction for one case and model, or None for "no answer".
+
+    Called on the process that runs the item, only when no prediction file and no
+    inline `extracted_fields` provide one. `case` is the loaded case (for ground
+    truth a `GroundTruthCase`). The first non-None result wins; its wall latency is
+    recorded as the document's `latency_ms`.
+    """
+    raise NotImplementedError
+
+
+@pytest.hookspec(firstresult=True)
+def pytest_bizbench_embed(texts: list[str]) -> list[list[float]] | None:
+    """Return one embedding vector per text, for the ladder's `embedding` rung.
+
+    Implementing this hook turns the rung on: two strings whose cosine similarity
+    reaches the strictness count as equal.
+    """
+    raise NotImplementedError
+
+
+@pytest.hookspec(firstresult=True)
+def pytest_bizbench_judge(field: str, expected: Any, actual: Any) -> float | None:
+    """Return a 0-100 grade of `actual` against `expected` for one field.
+
+    Implementing this hook turns on the ladder's `judge` rung, used for strings
+    that no cheaper rung matched. `pytest_bizbench.Judge.parse_score` reads a
+    judge model's raw text into that number.
+    """
+    raise NotImplementedError

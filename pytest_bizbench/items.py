@@ -1,0 +1,185 @@
+"""Case files as pytest collectors and cases as items (SPEC §2, §4).
+
+Shaped like pytest's "non-Python tests" example, with one departure: a file that
+cannot be read yields an error item instead of raising from `collect()`, so every
+other case still runs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import pytest
+from _pytest._code.code import ExceptionInfo, TerminalRepr
+
+from pytest_bizbench.cases import CaseError, GroundTruthCase, load_ground_truth
+from pytest_bizbench.evaluate import evaluate
+from pytest_bizbench.failure import (
+    BenchmarkCrash,
+    CaseFailure,
+    CaseLoadError,
+    MissingPrediction,
+    ScoreBelowPassMark,
+)
+from pytest_bizbench.payload import ERROR, MISSING, PAYLOAD_KEY, DocumentPayload
+from pytest_bizbench.runstate import run_state
+from pytest_bizbench.sdk import BenchmarkPlugin
+
+GROUND_TRUTH = "ground-truth"
+
+
+class CaseFile(pytest.File):
+    """A ground-truth file: one item per document x benchmark x model."""
+
+    def collect(self) -> Iterable[pytest.Item]:
+        state = run_state(self.config)
+        loaded = load_ground_truth(self.path, state.settings.max_case_bytes)
+        models = state.settings.models
+        items: list[tuple[tuple[str, str, str], pytest.Item]] = []
+        for entry in loaded:
+            if isinstance(entry, CaseError):
+                entry = replace(entry, path=self.nodeid)  # the path as node ids show it
+                name = _error_name(entry)
+                items.append(((name, "", ""), ErrorItem.from_parent(self, name=name, error=entry)))
+                continue
+            benchmarks = state.registry.targeting(GROUND_TRUTH, entry.labels)
+            if not benchmarks:
+                error = CaseError(
+                    self.nodeid,
+                    entry.line,
+                    f"no benchmark targets case {entry.id!r} with labels {list(entry.labels)}",
+                    entry.id,
+                )
+                name = f"{entry.id}[no-benchmark]"
+                items.append(((entry.id, "", ""), ErrorItem.from_parent(self, name=name, error=error)))
+            for benchmark in benchmarks:
+                for model in models:
+                    suffix = benchmark.name if len(models) == 1 else f"{benchmark.name}-{model}"
+                    item = CaseItem.from_parent(
+                        self, name=f"{entry.id}[{suffix}]", case=entry, benchmark=benchmark,
+                        model=model,
+                    )
+                    items.append(((entry.id, benchmark.name, model), item))
+        items.sort(key=lambda pair: pair[0])
+        return [item for _, item in items]
+
+
+def _error_name(error: CaseError) -> str:
+    if error.line is None and error.case_id is None:
+        return "file-error"
+    if error.line is not None:
+        return f"line-{error.line}[invalid]"
+    return f"{error.case_id}[invalid]"
+
+
+class BizbenchItem(pytest.Item):
+    """Common ground of case and error items: the payload travels on user properties."""
+
+    payload: DocumentPayload | None = None
+
+    def attach(self, payload: DocumentPayload) -> None:
+        self.payload = payload
+        self.user_properties.extend(payload.properties())
+
+    def teardown(self) -> None:
+        # The payload is read from the setup and call reports; keeping it off the
+        # teardown report keeps it out of JUnit XML, which lists those properties.
+        self.user_properties[:] = [p for p in self.user_properties if p[0] != PAYLOAD_KEY]
+
+    def repr_failure(
+        self, excinfo: ExceptionInfo[BaseException], style: Any = None
+    ) -> str | TerminalRepr:
+        if isinstance(excinfo.value, CaseFailure):
+            return excinfo.value.render()
+        return super().repr_failure(excinfo, style=style)
+
+
+class ErrorItem(BizbenchItem):
+    """Stands for a file or case that cannot be scored; errors at setup."""
+
+    def __init__(self, *, error: CaseError, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.error = error
+
+    def setup(self) -> None:
+        error = self.error
+        self.attach(
+            DocumentPayload(
+                status=ERROR, benchmark=None, model=None, id=error.case_id,
+                case=self.error.path, case_hash=None,
+                score=None, line=error.line, message=error.describe(),
+            )
+        )
+        raise CaseLoadError(error.describe())
+
+    def runtest(self) -> None:
+        """Never reached: setup always raises."""
+
+    def reportinfo(self) -> tuple[Path, int | None, str]:
+        line = self.error.line - 1 if self.error.line else None
+        return self.path, line, self.name
+
+
+class CaseItem(BizbenchItem):
+    """One case scored by one benchmark for one model."""
+
+    def __init__(
+        self, *, case: GroundTruthCase, benchmark: BenchmarkPlugin, model: str, **kwargs: Any
+    ) -> None:
+        super().__init__(**kwargs)
+        self.case = case
+        self.benchmark = benchmark
+        self.model = model
+
+    def setup(self) -> None:
+        state = run_state(self.config)
+        hook = self.config.hook.pytest_bizbench_predict
+        predict = None
+        if hook.get_hookimpls():
+
+            def predict(case: GroundTruthCase, model: str) -> Any:
+                return hook(case=case, model=model, config=self.config)
+
+        payload = evaluate(
+            self.case,
+            self.benchmark,
+            self.model,
+            self.parent.nodeid if self.parent else str(self.path),
+            state.predictions,
+            predict,
+            state.settings.regex_timeout,
+        )
+        self.attach(payload)
+        if payload.status == ERROR:
+            raise BenchmarkCrash(payload.message)
+
+    def pass_mark(self) -> tuple[float, str]:
+        if self.case.min_score is not None:
+            return self.case.min_score, "case min_score"
+        configured = run_state(self.config).settings.min_score
+        if configured is not None:
+            return configured, "--bizbench-min-score"
+        return self.benchmark.min_score, f"{self.benchmark.name} min_score"
+
+    def runtest(self) -> None:
+        payload = self.payload
+        assert payload is not None, "setup() attaches the payload"
+        if payload.status == MISSING:
+            raise MissingPrediction(payload.message)
+        mark, source = self.pass_mark()
+        score = payload.score or 0.0
+        if score < mark or any(_unscored(payload.details)):
+            raise ScoreBelowPassMark(payload, mark, source)
+
+    def reportinfo(self) -> tuple[Path, int | None, str]:
+        line = self.case.line - 1 if self.case.line else None
+        return self.path, line, self.name
+
+
+def _unscored(details: dict[str, Any]) -> Iterator[str]:
+    for name, entry in details.items():
+        if isinstance(entry, dict) and entry.get("unscored"):
+            yield name

@@ -1,0 +1,164 @@
+"""The one shape in which a scored case crosses from the item to the controller.
+
+A payload rides on `item.user_properties` under `PAYLOAD_KEY`, so the same data
+reaches `pytest_runtest_logreport` with and without pytest-xdist. It holds only
+plain JSON data, made so here and nowhere else.
+"""
+
+from __future__ import annotations
+
+import base64
+import dataclasses
+import datetime as dt
+import decimal
+import enum
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import PurePath
+from typing import Any
+
+PAYLOAD_KEY = "bizbench"
+SCORE_KEY = "bizbench_score"
+BENCHMARK_KEY = "bizbench_benchmark"
+MODEL_KEY = "bizbench_model"
+MAX_TEXT = 500  # characters of one string kept in report details
+MAX_ITEMS = 200  # entries of one list or object kept in report details
+MAX_DEPTH = 12
+
+# How an item ended, before pytest's own outcome is known.
+SCORED, MISSING, ERROR = "scored", "missing", "error"
+
+
+def jsonable(value: Any, depth: int = 0, *, bounded: bool = True) -> Any:
+    """Plain JSON data for any value a benchmark may put in its details or metrics.
+
+    Decimal, dates, sets, bytes, enums, paths and dataclasses are converted; NaN and
+    infinities become None (JSON has no spelling for them). `bounded` cuts long
+    strings and collections so one document's details cannot bloat the report;
+    metrics are converted unbounded.
+    """
+    if value is None or isinstance(value, (bool, int)):
+        return value
+    if isinstance(value, float):
+        return value if math.isfinite(value) else None
+    if isinstance(value, str):
+        return value if not bounded or len(value) <= MAX_TEXT else value[:MAX_TEXT] + "…"
+    if bounded and depth >= MAX_DEPTH:
+        return "…"
+    limit = MAX_ITEMS if bounded else None
+    if isinstance(value, decimal.Decimal):
+        return float(value) if value.is_finite() else None
+    if isinstance(value, (dt.date, dt.time)):
+        return value.isoformat()
+    if isinstance(value, enum.Enum):
+        return jsonable(value.value, depth + 1, bounded=bounded)
+    if isinstance(value, (bytes, bytearray)):
+        try:
+            return jsonable(bytes(value).decode("utf-8"), depth, bounded=bounded)
+        except UnicodeDecodeError:
+            return base64.b64encode(bytes(value)).decode("ascii")
+    if isinstance(value, PurePath):
+        return value.as_posix()
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return jsonable(dataclasses.asdict(value), depth, bounded=bounded)
+    if isinstance(value, Mapping):
+        items = list(value.items())
+        out = {str(k): jsonable(v, depth + 1, bounded=bounded) for k, v in items[:limit]}
+        if limit is not None and len(items) > limit:
+            out["…"] = f"{len(items) - limit} more entries"
+        return out
+    if isinstance(value, (set, frozenset)):
+        value = sorted(value, key=repr)
+    if isinstance(value, (list, tuple)):
+        out_list = [jsonable(v, depth + 1, bounded=bounded) for v in value[:limit]]
+        if limit is not None and len(value) > limit:
+            out_list.append(f"… {len(value) - limit} more items")
+        return out_list
+    return jsonable(repr(value), depth, bounded=bounded)
+
+
+@dataclass(frozen=True, slots=True)
+class DocumentPayload:
+    """What the controller needs of one item: its report document and its slices."""
+
+    status: str  # SCORED, MISSING or ERROR
+    benchmark: str | None
+    model: str | None
+    id: str | None
+    case: str
+    case_hash: str | None
+    score: float | None
+    details: dict[str, Any] = field(default_factory=dict)
+    labels: tuple[str, ...] = ()
+    metadata: dict[str, Any] = field(default_factory=dict)
+    filename: str = ""
+    rules: tuple[str, ...] = ()
+    group: str | None = None
+    latency_ms: float | None = None
+    line: int | None = None
+    message: str = ""
+
+    def to_property(self) -> dict[str, Any]:
+        return {
+            "status": self.status,
+            "benchmark": self.benchmark,
+            "model": self.model,
+            "id": self.id,
+            "case": self.case,
+            "case_hash": self.case_hash,
+            "score": self.score,
+            "details": jsonable(self.details),
+            "labels": list(self.labels),
+            "metadata": jsonable(self.metadata),
+            "filename": self.filename,
+            "rules": list(self.rules),
+            "group": self.group,
+            "latency_ms": self.latency_ms,
+            "line": self.line,
+            "message": self.message,
+        }
+
+    @classmethod
+    def from_property(cls, data: Mapping[str, Any]) -> DocumentPayload:
+        return cls(
+            status=data["status"],
+            benchmark=data["benchmark"],
+            model=data["model"],
+            id=data["id"],
+            case=data["case"],
+            case_hash=data["case_hash"],
+            score=data["score"],
+            details=dict(data["details"]),
+            labels=tuple(data["labels"]),
+            metadata=dict(data["metadata"]),
+            filename=data["filename"],
+            rules=tuple(data["rules"]),
+            group=data["group"],
+            latency_ms=data["latency_ms"],
+            line=data["line"],
+            message=data["message"],
+        )
+
+    def properties(self) -> list[tuple[str, Any]]:
+        """The user properties of the item: the payload and the JUnit-visible trio."""
+        props: list[tuple[str, Any]] = [(PAYLOAD_KEY, self.to_property())]
+        if self.benchmark is not None:
+            props += [(BENCHMARK_KEY, self.benchmark), (MODEL_KEY, self.model)]
+        if self.score is not None:
+            props.append((SCORE_KEY, self.score))
+        return props
+
+
+def find_payload(user_properties: list[tuple[str, Any]]) -> DocumentPayload | None:
+    for name, value in user_properties:
+        if name == PAYLOAD_KEY and isinstance(value, Mapping):
+            return DocumentPayload.from_property(value)
+    return None
+
+
+def find_score(user_properties: list[tuple[str, Any]]) -> float | None:
+    for name, value in user_properties:
+        if name == SCORE_KEY and isinstance(value, (int, float)):
+            return float(value)
+    return None

@@ -1,0 +1,102 @@
+"""pytest hooks of the plugin: wiring only; each concern lives in its own module."""
+
+from __future__ import annotations
+
+import fnmatch
+import signal
+from collections.abc import Generator
+from pathlib import Path
+from types import FrameType
+from typing import Any
+
+import pytest
+
+from pytest_bizbench import hookspecs
+from pytest_bizbench.controller import CONTROLLER, Controller
+from pytest_bizbench.failure import CaseFailure
+from pytest_bizbench.items import CaseFile
+from pytest_bizbench.payload import find_score
+from pytest_bizbench.runstate import run_state, start_run
+from pytest_bizbench.settings import add_options
+
+_PREVIOUS_SIGTERM = pytest.StashKey[Any]()
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    add_options(parser)
+
+
+def pytest_addhooks(pluginmanager: pytest.PytestPluginManager) -> None:
+    pluginmanager.add_hookspecs(hookspecs)
+
+
+def _is_worker(config: pytest.Config) -> bool:
+    return hasattr(config, "workerinput")
+
+
+def _sigterm_as_interrupt(signum: int, frame: FrameType | None) -> None:
+    raise KeyboardInterrupt(f"signal {signum}")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    if _is_worker(config):
+        return
+    controller = Controller(config)
+    config.stash[CONTROLLER] = controller
+    config.pluginmanager.register(controller, "bizbench-controller")
+    try:  # SIGTERM ends a run like Ctrl-C: results so far are kept and reported
+        config.stash[_PREVIOUS_SIGTERM] = signal.signal(signal.SIGTERM, _sigterm_as_interrupt)
+    except ValueError:  # not the main thread (pytest run from inside another program)
+        pass
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    controller = config.stash.get(CONTROLLER, None)
+    if controller is not None:
+        config.pluginmanager.unregister(controller)
+        del config.stash[CONTROLLER]
+    previous = config.stash.get(_PREVIOUS_SIGTERM, None)
+    if previous is not None:
+        signal.signal(signal.SIGTERM, previous)
+        del config.stash[_PREVIOUS_SIGTERM]
+
+
+def pytest_sessionstart(session: pytest.Session) -> None:
+    start_run(session.config)
+
+
+def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Collector | None:
+    patterns = run_state(parent.config).settings.case_patterns
+    if any(fnmatch.fnmatch(file_path.name, pattern) for pattern in patterns):
+        return CaseFile.from_parent(parent, path=file_path)
+    return None
+
+
+def pytest_report_teststatus(
+    report: pytest.TestReport, config: pytest.Config
+) -> tuple[str, str, tuple[str, dict[str, bool]]] | None:
+    """Show each case's score in verbose output: `PASSED 0.83`."""
+    if report.when != "call" or report.outcome not in ("passed", "failed"):
+        return None
+    score = find_score(report.user_properties)
+    if score is None:
+        return None
+    letter = "." if report.outcome == "passed" else "F"
+    markup = {"green": True} if report.outcome == "passed" else {"red": True}
+    return report.outcome, letter, (f"{report.outcome.upper()} {score:.2f}", markup)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(
+    item: pytest.Item, call: pytest.CallInfo[None]
+) -> Generator[None, pytest.TestReport, pytest.TestReport]:
+    """Show a case that fails at setup (bad file, crashed benchmark) as its message.
+
+    pytest renders setup failures as tracebacks, bypassing `repr_failure`; for our
+    own failures the message is the whole story.
+    """
+    report = yield
+    if call.when == "setup" and call.excinfo is not None:
+        if isinstance(call.excinfo.value, CaseFailure):
+            report.longrepr = call.excinfo.value.render()
+    return report

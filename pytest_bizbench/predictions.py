@@ -1,0 +1,132 @@
+"""Where the system's outputs come from: prediction files per model (SPEC §3).
+
+Sources are opened lazily and cached per process, so each worker reads a
+prediction file at most once, and a directory source reads only the files of the
+cases that worker runs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from pytest_bizbench.cases.jsonio import InputError, iter_jsonl, parse_json, read_text
+from pytest_bizbench.settings import PredictionSpec
+
+_SafeLoader: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+_ID_KEYS = ("id", "financebench_id")
+
+
+class PredictionError(Exception):
+    """A prediction file that cannot be read; the items that need it are errors."""
+
+
+def _read_yaml(path: Path, max_bytes: int) -> Any:
+    try:
+        return yaml.load(read_text(path, max_bytes), Loader=_SafeLoader)
+    except yaml.YAMLError as exc:
+        raise InputError(f"malformed YAML: {exc}".replace("\n", " "), None) from None
+
+
+def _read_document(path: Path, max_bytes: int) -> Any:
+    try:
+        if path.suffix in (".yml", ".yaml"):
+            return _read_yaml(path, max_bytes)
+        return parse_json(read_text(path, max_bytes))
+    except InputError as exc:
+        where = f"{path}:{exc.line}" if exc.line else str(path)
+        raise PredictionError(f"prediction file {where}: {exc.message}") from None
+
+
+def _row_prediction(row: Mapping[str, Any]) -> Any:
+    """A JSONL row's prediction: the row without its id (FinanceBench: the answer)."""
+    if "financebench_id" in row and "model_answer" in row:
+        return {"answer": row["model_answer"]}
+    return {k: v for k, v in row.items() if k not in _ID_KEYS}
+
+
+@dataclass(slots=True)
+class PredictionSource:
+    """One model's predictions at one path: a directory, a JSON/YAML object or JSONL."""
+
+    spec: PredictionSpec
+    max_bytes: int
+    _table: dict[str, Any] | None = field(default=None, init=False)
+
+    def get(self, case_id: str) -> tuple[bool, Any]:
+        """(found, prediction) for one case id."""
+        path = self.spec.path
+        if path.is_dir():
+            for suffix in (".json", ".yml", ".yaml"):
+                candidate = path / f"{case_id}{suffix}"
+                if candidate.is_file():
+                    return True, _read_document(candidate, self.max_bytes)
+            return False, None
+        table = self._load()
+        return (case_id in table), table.get(case_id)
+
+    def _load(self) -> dict[str, Any]:
+        if self._table is None:
+            self._table = self._read_table()
+        return self._table
+
+    def _read_table(self) -> dict[str, Any]:
+        path = self.spec.path
+        if path.suffix != ".jsonl":
+            data = _read_document(path, self.max_bytes)
+            if not isinstance(data, dict):
+                raise PredictionError(
+                    f"prediction file {path}: expected an object keyed by case id, "
+                    f"got {type(data).__name__}"
+                )
+            return data
+        try:
+            text = read_text(path, self.max_bytes)
+        except InputError as exc:
+            raise PredictionError(f"prediction file {path}: {exc.message}") from None
+        table: dict[str, Any] = {}
+        for line, row in iter_jsonl(text):
+            if isinstance(row, InputError):
+                raise PredictionError(f"prediction file {path}:{line}: {row.message}")
+            key = next((row[k] for k in _ID_KEYS if isinstance(row, dict) and k in row), None)
+            if not isinstance(key, (str, int)) or isinstance(key, bool):
+                raise PredictionError(f"prediction file {path}:{line}: a row needs an 'id'")
+            if str(key) in table:
+                raise PredictionError(f"prediction file {path}:{line}: duplicate id {key!r}")
+            table[str(key)] = _row_prediction(row)
+        return table
+
+
+@dataclass(slots=True)
+class Predictions:
+    """Every model's prediction sources, looked up per case and model."""
+
+    sources: dict[str, PredictionSource]
+
+    @classmethod
+    def open(cls, specs: tuple[PredictionSpec, ...], max_bytes: int) -> Predictions:
+        return cls({spec.model: PredictionSource(spec, max_bytes) for spec in specs})
+
+    def lookup(self, model: str, case_id: str) -> tuple[bool, Any]:
+        source = self.sources.get(model)
+        if source is None:
+            return False, None
+        return source.get(case_id)
+
+
+def fields_of(prediction: Any) -> dict[str, Any] | None:
+    """A ground-truth prediction's fields; None when it is not an object.
+
+    An object that carries `extracted_fields` is read from there, so a ground-truth
+    file can serve as its own prediction file.
+    """
+    if not isinstance(prediction, dict):
+        return None
+    inner = prediction.get("extracted_fields")
+    if isinstance(inner, dict):
+        return inner
+    return prediction

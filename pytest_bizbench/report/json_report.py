@@ -1,0 +1,95 @@
+"""The canonical JSON report: built from aggregated results, written atomically."""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pytest_bizbench import __version__
+from pytest_bizbench.aggregate import ReportDocument
+from pytest_bizbench.gate import Completeness, ThresholdResult
+from pytest_bizbench.registry import Registry, fingerprint
+
+SCHEMA_VERSION = 1
+TOOL_NAME = "pytest-bizbench"
+
+
+@dataclass(frozen=True, slots=True)
+class RunResult:
+    """Everything the report, the terminal section and the step summary show."""
+
+    documents: Mapping[tuple[str, str], list[ReportDocument]]
+    metrics: Mapping[tuple[str, str], dict[str, Any]]
+    thresholds: list[ThresholdResult]
+    completeness: Completeness
+    reasons: list[str]
+    run: dict[str, Any]
+    comparisons: Mapping[tuple[str, str], dict[str, Any]] = field(default_factory=dict)
+
+    @property
+    def passed(self) -> bool:
+        return not self.reasons
+
+
+def _benchmark_entry(registry: Registry, name: str) -> dict[str, Any]:
+    benchmark = registry.get(name)
+    if benchmark is None:
+        return {"version": "", "description": "", "metric_unit": "", "headline_metric": "",
+                "fingerprint": "", "config": {}, "models": {}}
+    return {
+        "version": benchmark.version,
+        "description": benchmark.description,
+        "metric_unit": benchmark.metric_unit,
+        "headline_metric": benchmark.headline_metric,
+        "fingerprint": fingerprint(benchmark),
+        "config": benchmark.scoring_config(),
+        "models": {},
+    }
+
+
+def build_report(result: RunResult, registry: Registry) -> dict[str, Any]:
+    benchmarks: dict[str, dict[str, Any]] = {}
+    for (name, model), docs in result.documents.items():
+        entry = benchmarks.setdefault(name, _benchmark_entry(registry, name))
+        entry["models"][model] = {
+            "metrics": result.metrics.get((name, model), {}),
+            "documents": [d.as_json() for d in docs],
+        }
+        if (name, model) in result.comparisons:
+            entry.setdefault("comparison", {})[model] = result.comparisons[name, model]
+    return {
+        "schema_version": SCHEMA_VERSION,
+        "tool": {"name": TOOL_NAME, "version": __version__},
+        "benchmarks": benchmarks,
+        "thresholds": [t.as_json() for t in result.thresholds],
+        "gate": {"passed": result.passed, "reasons": list(result.reasons)},
+        "completeness": result.completeness.as_json(),
+        "run": result.run,
+    }
+
+
+def dumps(report: Mapping[str, Any]) -> str:
+    """Canonical text: sorted keys, so two runs differ only under "run"."""
+    return json.dumps(report, sort_keys=True, indent=1, ensure_ascii=False, allow_nan=False) + "\n"
+
+
+def write_report(report: Mapping[str, Any], path: Path) -> None:
+    """Write next to the target and rename, so a reader never sees half a report.
+
+    Raises OSError with the path when the directory cannot be written.
+    """
+    text = dumps(report)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(text)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise

@@ -1,0 +1,54 @@
+"""Markdown of the run for CI step summaries (`$GITHUB_STEP_SUMMARY`)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from pytest_bizbench.registry import Registry
+from pytest_bizbench.report.json_report import RunResult
+from pytest_bizbench.report.tables import (
+    Table,
+    side_by_side_table,
+    summary_table,
+    threshold_table,
+)
+
+STEP_SUMMARY_ENV = "GITHUB_STEP_SUMMARY"
+
+
+def _cell(text: str) -> str:
+    return text.replace("|", "\\|").replace("\n", " ")
+
+
+def markdown_table(table: Table) -> list[str]:
+    header, rows = table
+    return [
+        "| " + " | ".join(_cell(c) for c in header) + " |",
+        "|" + "|".join("---" for _ in header) + "|",
+        *("| " + " | ".join(_cell(c) for c in row) + " |" for row in rows),
+    ]
+
+
+def render_markdown(result: RunResult, registry: Registry) -> str:
+    verdict = "passed ✅" if result.passed else "FAILED ❌"
+    lines = ["## bizbench", "", f"Gate: **{verdict}**", ""]
+    lines += markdown_table(summary_table(result, registry))
+    side = side_by_side_table(result, registry)
+    if side is not None:
+        lines += ["", "### Models side by side", "", *markdown_table(side)]
+    if result.thresholds:
+        lines += ["", "### Thresholds", "", *markdown_table(threshold_table(result))]
+    if result.reasons:
+        lines += ["", "### Why the gate failed", ""]
+        lines += [f"- {_cell(reason.strip())}" for reason in result.reasons]
+    return "\n".join(lines) + "\n"
+
+
+def append_step_summary(result: RunResult, registry: Registry) -> None:
+    """Append to the step summary file when CI names one; silent otherwise."""
+    target = os.environ.get(STEP_SUMMARY_ENV)
+    if not target:
+        return
+    with Path(target).open("a", encoding="utf-8") as handle:
+        handle.write(render_markdown(result, registry))

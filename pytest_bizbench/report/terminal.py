@@ -1,0 +1,58 @@
+"""The `bizbench` section of pytest's terminal summary."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from pytest_bizbench.registry import Registry
+from pytest_bizbench.report.json_report import RunResult
+from pytest_bizbench.report.tables import (
+    Table,
+    side_by_side_table,
+    summary_table,
+    threshold_table,
+)
+
+
+def text_table(table: Table) -> list[str]:
+    header, rows = table
+    widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
+    line = "  ".join("-" * w for w in widths)
+    render = ["  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip()
+              for r in [header, *rows]]
+    return [render[0], line, *render[1:]]
+
+
+def write_summary(
+    reporter: pytest.TerminalReporter,
+    result: RunResult,
+    registry: Registry,
+    report_path: Path | None,
+    report_error: str | None,
+) -> None:
+    reporter.write_sep("=", "bizbench")
+    for line in text_table(summary_table(result, registry)):
+        reporter.write_line(line)
+    side = side_by_side_table(result, registry)
+    if side is not None:
+        reporter.write_line("")
+        reporter.write_line("models side by side:")
+        for line in text_table(side):
+            reporter.write_line(line)
+    if result.thresholds:
+        reporter.write_line("")
+        for line in text_table(threshold_table(result)):
+            reporter.write_line(line)
+    reporter.write_line("")
+    if result.passed:
+        reporter.write_line("bizbench gate: passed", green=True)
+    else:
+        reporter.write_line("bizbench gate: FAILED", red=True, bold=True)
+        for reason in result.reasons:
+            reporter.write_line(f"  {reason}", red=True)
+    if report_error:
+        reporter.write_line(f"bizbench: {report_error}", red=True, bold=True)
+    elif report_path is not None:
+        reporter.write_line(f"bizbench report: {report_path}")

@@ -1,0 +1,37 @@
+"""Per-process state of a run, kept in `config.stash` (never in module globals)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import pytest
+
+from pytest_bizbench.predictions import Predictions
+from pytest_bizbench.registry import Registry, build_registry
+from pytest_bizbench.settings import Settings, read_settings
+
+
+@dataclass(frozen=True, slots=True)
+class RunState:
+    settings: Settings
+    registry: Registry
+    predictions: Predictions
+
+
+RUN_STATE = pytest.StashKey[RunState]()
+
+
+def start_run(config: pytest.Config) -> RunState:
+    """Read settings and build the registry; a bad option or benchmark is a UsageError."""
+    settings = read_settings(config)
+    state = RunState(
+        settings=settings,
+        registry=build_registry(config, settings),
+        predictions=Predictions.open(settings.predictions, settings.max_case_bytes),
+    )
+    config.stash[RUN_STATE] = state
+    return state
+
+
+def run_state(config: pytest.Config) -> RunState:
+    return config.stash[RUN_STATE]

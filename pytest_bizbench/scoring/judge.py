@@ -1,0 +1,80 @@
+"""The judge rung's model side: the built-in rubric and reading a grade out of a reply."""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+JUDGE_RUBRIC = """\
+You grade one field that a system extracted from a business document.
+Compare the extracted value with the expected (ground-truth) value and give a score
+from 0 to 100: 100 when they state the same fact, even if worded or formatted
+differently; partial credit when the extracted value is incomplete or only partly
+right; 0 when it is wrong, unrelated or empty. Judge the meaning, not the wording.
+Answer with one JSON object and nothing else: {"score": N, "reason": "<one sentence>"}
+"""
+
+_FENCED_RE = re.compile(r"```(?:json)?[ \t]*\n?(.*?)```", re.IGNORECASE | re.DOTALL)
+# "score: 80" but not "score: 8/10", which is not on the 0-100 scale
+_PROSE_RE = re.compile(
+    r"\bscore\b[\"']?\s*(?:[:=]|is)\s*[\"']?(-?\d+(?:\.\d+)?)(?!\.?\d|\s*/)", re.IGNORECASE
+)
+_OUT_OF_100_RE = re.compile(r"(?<![\d.])(-?\d+(?:\.\d+)?)\s*/\s*100(?!\.?\d)")
+
+
+class Judge:
+    """Helpers for implementing `pytest_bizbench_judge` with a language model."""
+
+    @staticmethod
+    def prompt(field: str, expected: Any, actual: Any) -> str:
+        """The rubric followed by the field and both values, ready to send to a model."""
+        values = json.dumps(
+            {"field": field, "expected": expected, "extracted": actual},
+            ensure_ascii=False,
+            default=str,
+        )
+        return f"{JUDGE_RUBRIC}\n{values}\n"
+
+    @staticmethod
+    def parse_score(text: str) -> float | None:
+        """The 0-100 score a judge model's reply states, or None.
+
+        Models answer in whatever shape they like, so three are read, first found
+        wins: the whole reply as a JSON object with `score`, then the first fenced
+        code block holding one, then prose (`score: 85`, `Score = 85`, `85/100`).
+        A score outside 0-100 gives None rather than being clipped: the judge
+        misread the scale, and its number means nothing.
+        """
+        found = _from_json(text.strip())
+        if found is None:
+            for block in _FENCED_RE.findall(text):
+                found = _from_json(block.strip())
+                if found is not None:
+                    break
+        if found is None and (match := _PROSE_RE.search(text) or _OUT_OF_100_RE.search(text)):
+            found = float(match[1])
+        if found is None or not 0.0 <= found <= 100.0:
+            return None
+        return found
+
+
+def _from_json(text: str) -> float | None:
+    """`score` of a JSON object, as a float; None when text is no such object."""
+    if not text.startswith("{"):
+        return None
+    try:
+        data = json.loads(text)
+    except ValueError:
+        return None
+    score = data.get("score") if isinstance(data, dict) else None
+    if isinstance(score, bool):
+        return None
+    if isinstance(score, (int, float)):
+        return float(score)
+    if isinstance(score, str):
+        try:
+            return float(score.strip().removesuffix("/100"))
+        except ValueError:
+            return None
+    return None

@@ -1,0 +1,392 @@
+"""The benchmark SDK: the types a benchmark author writes against (SPEC §1).
+
+Scoring code imports no pytest except for `pytest.UsageError`, which is how a
+badly declared benchmark is reported at registration.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import statistics
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Literal
+
+import pytest
+import regex
+
+Operator = Literal["eq", "neq", "gt", "gte", "lt", "lte", "contains", "not_contains", "regex"]
+OPERATORS: tuple[str, ...] = (
+    "eq", "neq", "gt", "gte", "lt", "lte", "contains", "not_contains", "regex",
+)
+DEFAULT_REGEX_TIMEOUT = 1.0
+_KEBAB = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
+_SEMVER = re.compile(
+    r"^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)"
+    r"(?:-[0-9A-Za-z.-]+)?(?:\+[0-9A-Za-z.-]+)?$"
+)
+_MISSING = object()
+
+
+@dataclass(frozen=True, slots=True)
+class ExtendedDocument:
+    """One case as a benchmark sees it: the ground truth and the system's output."""
+
+    id: str
+    filename: str = ""
+    labels: list[str] = field(default_factory=list)
+    metadata: dict[str, Any] = field(default_factory=dict)
+    content: str | None = None
+    ground_truth: dict[str, Any] = field(default_factory=dict)
+    extracted_fields: dict[str, Any] = field(default_factory=dict)
+    model: str = "default"
+    source: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class ScoredDocument:
+    """A benchmark's verdict on one document.
+
+    `rules` and `group` are filled in by the plugin on the worker that scored the
+    document, so `compute()` on the controller never evaluates a rule or looks up
+    a group key in data it no longer holds.
+    """
+
+    document: ExtendedDocument
+    score: float
+    details: dict[str, Any] = field(default_factory=dict)
+    rules: tuple[str, ...] = ()
+    group: str | None = None
+
+
+class RegexTimeout(Exception):
+    """A `regex` condition ran past its time budget on one document."""
+
+    def __init__(self, rule: str, field_name: str, timeout: float) -> None:
+        super().__init__(
+            f"match rule {rule!r}: regex on field {field_name!r} timed out after {timeout:g}s"
+        )
+        self.rule = rule
+        self.field_name = field_name
+        self.timeout = timeout
+
+
+def lookup_field(document: ExtendedDocument, name: str) -> Any:
+    """Find a field the way rules and `group_by` do: ground truth, metadata,
+    document attributes, then extracted fields; None when absent."""
+    if name in document.ground_truth:
+        return document.ground_truth[name]
+    if name in document.metadata:
+        return document.metadata[name]
+    if name in ExtendedDocument.__dataclass_fields__:
+        return getattr(document, name)
+    return document.extracted_fields.get(name)
+
+
+def _as_number(value: Any) -> float | None:
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, (int, float)):
+        return float(value)
+    if isinstance(value, str):
+        try:
+            return float(value.strip().replace(",", ""))
+        except ValueError:
+            return None
+    return None
+
+
+def _fold(value: Any) -> Any:
+    return value.casefold() if isinstance(value, str) else value
+
+
+@dataclass(frozen=True, slots=True)
+class MatchCondition:
+    """One test on one field of a document; a missing field never matches."""
+
+    field: str
+    operator: str
+    value: Any
+
+    def validate(self) -> str | None:
+        """The problem with this condition, or None when it is well formed."""
+        if self.operator not in OPERATORS:
+            return f"unknown operator {self.operator!r} (use one of {', '.join(OPERATORS)})"
+        if self.operator == "regex":
+            if not isinstance(self.value, str):
+                return f"regex value must be a string, got {type(self.value).__name__}"
+            try:
+                regex.compile(self.value)
+            except regex.error as exc:
+                return f"invalid regex {self.value!r}: {exc}"
+        if self.operator in ("gt", "gte", "lt", "lte") and _as_number(self.value) is None:
+            return f"operator {self.operator} needs a number, got {self.value!r}"
+        return None
+
+    def holds(self, document: ExtendedDocument, timeout: float = DEFAULT_REGEX_TIMEOUT) -> bool:
+        """Whether the condition holds; a regex past `timeout` raises TimeoutError."""
+        actual = lookup_field(document, self.field)
+        if actual is None:
+            return False
+        op = self.operator
+        if op in ("gt", "gte", "lt", "lte"):
+            a, b = _as_number(actual), _as_number(self.value)
+            if a is None or b is None:
+                return False
+            return {"gt": a > b, "gte": a >= b, "lt": a < b, "lte": a <= b}[op]
+        if op == "regex":
+            text = actual if isinstance(actual, str) else str(actual)
+            return regex.search(self.value, text, timeout=timeout) is not None
+        if op in ("contains", "not_contains"):
+            if isinstance(actual, str):
+                found = str(self.value).casefold() in actual.casefold()
+            elif isinstance(actual, (list, tuple, set, frozenset, dict)):
+                found = _fold(self.value) in {_fold(v) for v in actual if _hashable(v)}
+            else:
+                found = False
+            return found if op == "contains" else not found
+        equal = _equal(actual, self.value)
+        return equal if op == "eq" else not equal
+
+
+def _equal(a: Any, b: Any) -> bool:
+    if isinstance(a, str) and isinstance(b, str):
+        return a.casefold() == b.casefold()
+    na, nb = _as_number(a), _as_number(b)
+    if na is not None and nb is not None:
+        return na == nb
+    return bool(a == b)
+
+
+def _hashable(value: Any) -> bool:
+    try:
+        hash(value)
+    except TypeError:
+        return False
+    return True
+
+
+@dataclass(frozen=True, slots=True)
+class MatchRule:
+    """A named slice of documents, reported as `rule_<name>` in the metrics."""
+
+    name: str
+    conditions: list[MatchCondition] = field(default_factory=list)
+    aggregation: Literal["mean", "median"] = "mean"
+
+    def validate(self) -> list[str]:
+        problems = []
+        if not isinstance(self.name, str) or not self.name:
+            problems.append("a rule needs a non-empty name")
+        if self.aggregation not in ("mean", "median"):
+            problems.append(f"aggregation must be 'mean' or 'median', got {self.aggregation!r}")
+        if not self.conditions:
+            problems.append("a rule needs at least one condition")
+        for condition in self.conditions:
+            if not isinstance(condition, MatchCondition):
+                problems.append(f"condition {condition!r} is not a MatchCondition")
+                continue
+            problem = condition.validate()
+            if problem:
+                problems.append(f"field {condition.field!r}: {problem}")
+        return problems
+
+    def matches(self, document: ExtendedDocument, timeout: float = DEFAULT_REGEX_TIMEOUT) -> bool:
+        """All conditions hold; raises RegexTimeout naming the rule and field."""
+        for condition in self.conditions:
+            try:
+                if not condition.holds(document, timeout):
+                    return False
+            except TimeoutError as exc:
+                raise RegexTimeout(self.name, condition.field, timeout) from exc
+        return True
+
+
+def _mean(values: Sequence[float]) -> float:
+    return math.fsum(values) / len(values) if values else 0.0
+
+
+def _by_id(scored: Iterable[ScoredDocument]) -> list[ScoredDocument]:
+    return sorted(scored, key=lambda s: (s.document.id, s.document.source))
+
+
+class BenchmarkPlugin:
+    """Base class of every benchmark; subclasses set the identity and `score()`."""
+
+    name: ClassVar[str]
+    version: ClassVar[str]
+    description: ClassVar[str]
+    target_labels: ClassVar[list[str]]
+    metric_unit: ClassVar[str] = "score"
+    group_by: ClassVar[str | None] = None
+    MATCH_RULES: ClassVar[list[MatchRule]] = []
+    headline_metric: ClassVar[str] = "accuracy"
+    min_score: ClassVar[float] = 0.0
+    REGRESSION_THRESHOLD: ClassVar[float] = 0.02
+    IMPROVEMENT_THRESHOLD: ClassVar[float] = 0.01
+    #: The case type scored; custom benchmarks score ground-truth documents.
+    case_type: ClassVar[str] = "ground-truth"
+
+    def score(self, document: ExtendedDocument) -> ScoredDocument:
+        raise NotImplementedError(f"{type(self).__name__}.score() is not implemented")
+
+    def targets(self, labels: Iterable[str]) -> bool:
+        return "*" in self.target_labels or any(label in self.target_labels for label in labels)
+
+    def scoring_config(self) -> dict[str, Any]:
+        """Everything that changes scores; hashed into the report's fingerprint."""
+        return {
+            "min_score": self.min_score,
+            "group_by": self.group_by,
+            "match_rules": [
+                {
+                    "name": rule.name,
+                    "aggregation": rule.aggregation,
+                    "conditions": [[c.field, c.operator, c.value] for c in rule.conditions],
+                }
+                for rule in self.MATCH_RULES
+            ],
+        }
+
+    def compute(self, scored: list[ScoredDocument]) -> dict[str, Any]:
+        if not scored:
+            return {"accuracy": 0.0, "total_documents": 0}
+        ordered = _by_id(scored)
+        scores = [s.score for s in ordered]
+        per_field: dict[str, list[float]] = {}
+        groups: dict[str, list[float]] = {}
+        rules: dict[str, list[float]] = {rule.name: [] for rule in self.MATCH_RULES}
+        for s in ordered:
+            for name, entry in s.details.items():
+                if isinstance(entry, Mapping) and _is_number(entry.get("score")):
+                    per_field.setdefault(name, []).append(float(entry["score"]))
+            groups.setdefault(s.group or "unknown", []).append(s.score)
+            for rule_name in s.rules:
+                rules.setdefault(rule_name, []).append(s.score)
+        metrics: dict[str, Any] = {
+            "accuracy": _mean(scores),
+            "min_score": min(scores),
+            "max_score": max(scores),
+            "median_score": statistics.median(scores),
+            "total_documents": len(scores),
+            "perfect_scores": sum(1 for v in scores if v >= 1.0),
+            "zero_scores": sum(1 for v in scores if v <= 0.0),
+            "per_field_accuracy": {k: _mean(v) for k, v in sorted(per_field.items())},
+        }
+        if self.group_by is not None:
+            metrics["groups"] = {
+                key: {"count": len(values), "accuracy": _mean(values)}
+                for key, values in sorted(groups.items())
+            }
+        aggregations = {rule.name: rule.aggregation for rule in self.MATCH_RULES}
+        for rule_name, values in sorted(rules.items()):
+            how = aggregations.get(rule_name, "mean")
+            value = statistics.median(values) if how == "median" and values else _mean(values)
+            metrics[f"rule_{rule_name}"] = {"count": len(values), "accuracy": value}
+        return metrics
+
+    def compare(
+        self, baseline_metrics: Mapping[str, Any], candidate_metrics: Mapping[str, Any]
+    ) -> dict[str, Any]:
+        key = self.headline_metric
+        base = float(baseline_metrics.get(key) or 0.0)
+        cand = float(candidate_metrics.get(key) or 0.0)
+        delta = cand - base
+        if delta > self.IMPROVEMENT_THRESHOLD:
+            verdict = "improved"
+        elif delta < -self.REGRESSION_THRESHOLD:
+            verdict = "regressed"
+        else:
+            verdict = "neutral"
+        base_fields = baseline_metrics.get("per_field_accuracy") or {}
+        cand_fields = candidate_metrics.get("per_field_accuracy") or {}
+        per_field = {}
+        for name in sorted(set(base_fields) | set(cand_fields)):
+            b, c = float(base_fields.get(name, 0.0)), float(cand_fields.get(name, 0.0))
+            per_field[name] = {"baseline": b, "candidate": c, "delta": c - b, "improved": c > b}
+        return {
+            f"baseline_{key}": base,
+            f"candidate_{key}": cand,
+            "delta": delta,
+            "improved": delta > 0,
+            "regression": delta < -self.REGRESSION_THRESHOLD,
+            "per_field_deltas": per_field,
+            "verdict": verdict,
+        }
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def check_scored(benchmark: BenchmarkPlugin, result: object) -> ScoredDocument:
+    """The benchmark's result if it is a valid ScoredDocument; else ValueError naming it."""
+    name = benchmark.name
+    if not isinstance(result, ScoredDocument):
+        raise ValueError(
+            f"benchmark {name!r} returned {type(result).__name__}, not a ScoredDocument"
+        )
+    score = result.score
+    if not _is_number(score) or not math.isfinite(score) or not 0.0 <= score <= 1.0:
+        raise ValueError(f"benchmark {name!r} returned score {score!r}, not a finite float in [0, 1]")
+    if not isinstance(result.details, dict):
+        raise ValueError(
+            f"benchmark {name!r} returned details of type {type(result.details).__name__}, "
+            "not a dict"
+        )
+    return result
+
+
+def identity_problems(cls: type) -> list[tuple[str, str]]:
+    """(field, problem) pairs for a benchmark class's identity (SPEC §1)."""
+    problems: list[tuple[str, str]] = []
+
+    def need(attr: str, ok: Callable[[Any], bool], what: str) -> None:
+        value = getattr(cls, attr, _MISSING)
+        if value is _MISSING:
+            problems.append((attr, "is missing"))
+        elif not ok(value):
+            problems.append((attr, f"must be {what}, got {value!r}"))
+
+    need("name", lambda v: isinstance(v, str) and bool(_KEBAB.match(v)), "a kebab-case string")
+    need("version", lambda v: isinstance(v, str) and bool(_SEMVER.match(v)), "a semver string")
+    need("description", lambda v: isinstance(v, str) and bool(v.strip()), "a non-empty string")
+    need(
+        "target_labels",
+        lambda v: isinstance(v, list) and bool(v) and all(isinstance(x, str) for x in v),
+        "a non-empty list of strings",
+    )
+    need("metric_unit", lambda v: isinstance(v, str), "a string")
+    need("group_by", lambda v: v is None or isinstance(v, str), "a string or None")
+    need("headline_metric", lambda v: isinstance(v, str) and bool(v), "a non-empty string")
+    need("min_score", lambda v: _is_number(v) and 0.0 <= v <= 1.0, "a number in [0, 1]")
+    for attr in ("REGRESSION_THRESHOLD", "IMPROVEMENT_THRESHOLD"):
+        need(attr, lambda v: _is_number(v) and v >= 0, "a non-negative number")
+    rules = getattr(cls, "MATCH_RULES", [])
+    if not isinstance(rules, list):
+        problems.append(("MATCH_RULES", f"must be a list, got {rules!r}"))
+    else:
+        seen: set[str] = set()
+        for rule in rules:
+            if not isinstance(rule, MatchRule):
+                problems.append(("MATCH_RULES", f"{rule!r} is not a MatchRule"))
+                continue
+            if rule.name in seen:
+                problems.append(("MATCH_RULES", f"rule {rule.name!r} is declared twice"))
+            seen.add(rule.name)
+            problems.extend(("MATCH_RULES", f"rule {rule.name!r}: {p}") for p in rule.validate())
+    if getattr(cls, "score", None) is BenchmarkPlugin.score:
+        problems.append(("score", "must be implemented"))
+    return problems
+
+
+def validate_benchmark_class(cls: type) -> None:
+    """Raise pytest.UsageError naming the class and every problem with it."""
+    where = f"{cls.__module__}.{cls.__qualname__}"
+    if not (isinstance(cls, type) and issubclass(cls, BenchmarkPlugin)):
+        raise pytest.UsageError(f"benchmark {where}: not a subclass of BenchmarkPlugin")
+    problems = identity_problems(cls)
+    if problems:
+        lines = "; ".join(f"{attr} {why}" for attr, why in problems)
+        raise pytest.UsageError(f"benchmark {where}: {lines}")

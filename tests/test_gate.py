@@ -1,0 +1,120 @@
+"""Threshold syntax, metric paths and gate reasons (SPEC §6)."""
+
+from __future__ import annotations
+
+import pytest
+
+from pytest_bizbench.gate import (
+    Completeness,
+    Threshold,
+    evaluate_thresholds,
+    gate_reasons,
+    parse_threshold,
+    resolve_metric,
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("field-accuracy:accuracy>=0.9", ("field-accuracy", None, "accuracy", ">=", 0.9)),
+        (
+            "field-accuracy:model_b:per_field_accuracy.total >= 0.95",
+            ("field-accuracy", "model_b", "per_field_accuracy.total", ">=", 0.95),
+        ),
+        ("b:rule_high-value.accuracy < 1", ("b", None, "rule_high-value.accuracy", "<", 1.0)),
+        ("  b : m : x  >  0.5 ", ("b", "m", "x", ">", 0.5)),
+        ("b:x<=1e-2", ("b", None, "x", "<=", 0.01)),
+    ],
+)
+def test_parse_threshold(text: str, expected: tuple[object, ...]) -> None:
+    t = parse_threshold(text)
+    assert (t.benchmark, t.model, t.metric, t.op, t.value) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "problem"),
+    [
+        ("accuracy>=0.9", "expected BENCH[:MODEL]:METRIC OP VALUE"),
+        ("a:b:c:d>=1", "expected BENCH[:MODEL]:METRIC OP VALUE"),
+        ("a:b=1", "expected BENCH[:MODEL]:METRIC OP VALUE"),
+        ("a:b>=high", "'high' is not a number"),
+        ("a:b>=nan", "must be finite"),
+        ("a::b>=1", "expected BENCH[:MODEL]:METRIC OP VALUE"),
+    ],
+)
+def test_bad_thresholds(text: str, problem: str) -> None:
+    with pytest.raises(ValueError, match="bad threshold") as info:
+        parse_threshold(text)
+    assert problem in str(info.value)
+
+
+def test_resolve_metric_dotted_paths_and_dotted_keys() -> None:
+    metrics = {
+        "accuracy": 0.5,
+        "per_field_accuracy": {"total": 0.25, "buyer.name": 0.75},
+        "rule_high-value": {"accuracy": 1.0},
+    }
+    assert resolve_metric(metrics, "accuracy") == 0.5
+    assert resolve_metric(metrics, "per_field_accuracy.total") == 0.25
+    assert resolve_metric(metrics, "per_field_accuracy.buyer.name") == 0.75
+    assert resolve_metric(metrics, "rule_high-value.accuracy") == 1.0
+    assert resolve_metric(metrics, "per_field_accuracy.nope") is None
+    assert resolve_metric(metrics, "accuracy.deeper") is None
+
+
+def test_evaluate_thresholds_every_model_when_none_named() -> None:
+    metrics = {("fa", "v1"): {"accuracy": 0.8}, ("fa", "v2"): {"accuracy": 0.95}}
+    results = evaluate_thresholds([parse_threshold("fa:accuracy>=0.9")], metrics)
+    assert [(r.model, r.actual, r.passed) for r in results] == [
+        ("v1", 0.8, False), ("v2", 0.95, True),
+    ]
+    assert results[0].describe() == "fa:v1:accuracy = 0.8000, needs >= 0.9"
+
+
+@pytest.mark.parametrize(
+    ("text", "note"),
+    [
+        ("other:accuracy>=0.1", "no such benchmark"),
+        ("fa:v9:accuracy>=0.1", "no such model"),
+        ("fa:recall>=0.1", "no such metric"),
+        ("fa:groups>=0.1", "metric is not a number"),
+    ],
+)
+def test_unknown_targets_fail_with_a_note(text: str, note: str) -> None:
+    metrics = {("fa", "v1"): {"accuracy": 0.8, "groups": {}}}
+    (result,) = evaluate_thresholds([parse_threshold(text)], metrics)
+    assert not result.passed
+    assert result.actual is None
+    assert result.note == note
+
+
+@pytest.mark.parametrize(("op", "value", "passed"), [
+    (">=", 0.5, True), (">", 0.5, False), ("<=", 0.5, True), ("<", 0.5, False),
+    (">", 0.4999, True), ("<", 0.5001, True),
+])
+def test_operators_at_the_boundary(op: str, value: float, passed: bool) -> None:
+    t = Threshold("fa", None, "accuracy", op, value, "")
+    (result,) = evaluate_thresholds([t], {("fa", "m"): {"accuracy": 0.5}})
+    assert result.passed is passed
+
+
+def test_gate_reasons_list_thresholds_then_incompleteness() -> None:
+    completeness = Completeness(
+        filtered=False, collected=10, not_run=2, interrupted=False, scored=7,
+        errors=({"nodeid": "a::x", "message": "a.json:3: duplicate id"},),
+        missing=({"message": "no prediction for x (model m)"},),
+    )
+    results = evaluate_thresholds(
+        [parse_threshold("fa:accuracy>=0.9")], {("fa", "m"): {"accuracy": 0.5}}
+    )
+    assert not completeness.complete
+    assert gate_reasons(results, completeness, ["compute() broke"]) == [
+        "threshold not met: fa:m:accuracy = 0.5000, needs >= 0.9",
+        "compute() broke",
+        "incomplete run: 2 of 10 selected items never ran (stopped early)",
+        "incomplete run: 1 error",
+        "  error: a.json:3: duplicate id",
+        "incomplete run: 1 missing prediction",
+        "  missing: no prediction for x (model m)",
+    ]

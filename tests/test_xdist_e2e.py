@@ -1,0 +1,111 @@
+"""The same suite serially and under pytest-xdist gives the same report (SPEC §9)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from bizhelpers import Suite, doc, jsonl
+
+CONFTEST = """
+import os
+from pytest_bizbench import BenchmarkPlugin, MatchCondition, MatchRule, ScoredDocument
+
+class Totals(BenchmarkPlugin):
+    name = "totals"
+    version = "1.2.0"
+    description = "is the total right"
+    target_labels = ["invoice"]
+    group_by = "country"
+    MATCH_RULES = [
+        MatchRule("big", [MatchCondition("total", "gt", 100)]),
+        MatchRule("de", [MatchCondition("country", "regex", "^DE$")], "median"),
+    ]
+
+    def score(self, document):
+        if document.id == "crash" and os.environ.get("BIZBENCH_TEST_KILL"):
+            os._exit(1)
+        ok = document.extracted_fields.get("total") == document.ground_truth["total"]
+        return ScoredDocument(document, 1.0 if ok else 0.0, {"total": {"score": float(ok)}})
+
+def pytest_bizbench_add_benchmarks(config):
+    return [Totals]
+"""
+
+
+def build(suite: Suite, n: int = 24) -> None:
+    suite.write("conftest.py", CONFTEST)
+    docs = []
+    for i in range(n):
+        country = ("DE", "FR", "US")[i % 3]
+        docs.append(doc(f"inv-{i:03d}", {"total": i * 10, "vendor": f"Vendor {i}"},
+                        metadata={"country": country}))
+    docs.append(doc("crash", {"total": 1, "vendor": "x"}))
+    suite.cases("cases/a.ground-truth.jsonl", docs[: n // 2])
+    suite.cases("cases/sub/b.ground-truth.jsonl", docs[n // 2 :])
+    v1 = {f"inv-{i:03d}": {"total": i * 10 if i % 4 else 0, "vendor": f"Vendor {i}"}
+          for i in range(n)}
+    v1["crash"] = {"total": 1, "vendor": "x"}
+    suite.write("v1.json", json.dumps(v1))
+    suite.write("v2.jsonl", jsonl(
+        {"id": f"inv-{i:03d}", "extracted_fields": {"total": i * 10, "vendor": f"vendor {i}"}}
+        for i in range(n) if i != 5
+    ) + jsonl([{"id": "crash", "extracted_fields": {"total": 1}}]))
+    suite.write("bad.ground-truth.jsonl", "{not json}\n")
+
+
+ARGS = ("--bizbench-predictions", "v1=v1.json", "--bizbench-predictions", "v2=v2.jsonl",
+        "--bizbench-threshold", "totals:accuracy>=0.5", "-p", "no:cacheprovider")
+
+
+def without_run(report: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in report.items() if k != "run"}
+
+
+def test_reports_identical_serial_n0_n2(suite: Suite) -> None:
+    build(suite)
+    texts = {}
+    for mode in (["-p", "no:xdist"], ["-n", "0"], ["-n", "2"]):
+        name = f"r{mode[-1].replace(':', '')}.json"
+        result = suite.pytester.runpytest_subprocess(*ARGS, *mode, "--bizbench-report", name)
+        assert result.ret == 1  # the bad file and the missing v2 prediction fail the gate
+        texts[name] = suite.report(name)
+    serial, n0, n2 = texts.values()
+    assert without_run(serial) == without_run(n0) == without_run(n2)
+    # byte-identical outside "run": the canonical text of the rest matches too
+    dumps = {json.dumps(without_run(r), sort_keys=True) for r in texts.values()}
+    assert len(dumps) == 1
+    assert n2["run"]["workers"] == 2
+    metrics = serial["benchmarks"]["totals"]["models"]["v1"]["metrics"]
+    # v1 gets totals wrong where i % 4 == 0 and i > 0: i = 4, 8, 12, 16, 20 -> 5 of 25 wrong
+    assert metrics["accuracy"] == pytest.approx(20 / 25)
+    assert metrics["total_documents"] == 25
+    # big: total > 100 -> i = 11..23 (13 docs), wrong among them: 12, 16, 20
+    assert metrics["rule_big"] == {"count": 13, "accuracy": pytest.approx(10 / 13)}
+    assert set(metrics["groups"]) == {"DE", "FR", "US", "unknown"}
+    v2 = serial["benchmarks"]["totals"]["models"]["v2"]["metrics"]
+    assert v2["accuracy"] == pytest.approx(24 / 25)  # inv-005 missing counts as 0
+    completeness = serial["completeness"]
+    assert [m["id"] for m in completeness["missing"]] == ["inv-005", "inv-005"]
+    assert any("bad.ground-truth.jsonl:1" in e["message"] for e in completeness["errors"])
+
+
+def test_crashed_worker_item_is_an_error_and_the_rest_is_scored(
+    suite: Suite, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    build(suite, n=6)
+    monkeypatch.setenv("BIZBENCH_TEST_KILL", "1")
+    result = suite.pytester.runpytest_subprocess(
+        "-n", "2", "-k", "totals", "--bizbench-predictions", "v1=v1.json",
+    )
+    assert result.ret == 1
+    report = suite.report()
+    crashed = [e for e in report["completeness"]["errors"] if "crash" in e["nodeid"]]
+    assert crashed, report["completeness"]["errors"]
+    docs = report["benchmarks"]["totals"]["models"]["v1"]["documents"]
+    assert {d["id"] for d in docs if d["outcome"] == "passed"} == {
+        f"inv-{i:03d}" for i in range(6)
+    }
+    assert report["completeness"]["complete"] is False
+    assert report["gate"]["passed"] is False
