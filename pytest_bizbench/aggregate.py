@@ -116,8 +116,14 @@ class Aggregator:
 
     def missing(self) -> list[dict[str, Any]]:
         rows = [
-            {"benchmark": d.payload.benchmark, "model": d.payload.model, "id": d.payload.id,
-             "case": d.payload.case, "nodeid": d.nodeid, "message": d.payload.message}
+            {
+                "benchmark": d.payload.benchmark,
+                "model": d.payload.model,
+                "id": d.payload.id,
+                "case": d.payload.case,
+                "nodeid": d.nodeid,
+                "message": d.payload.message,
+            }
             for d in self.documents.values()
             if d.payload.status == MISSING
         ]
@@ -153,7 +159,7 @@ def compute_metrics(
         return {}, f"benchmark {name!r} scored cases but is not registered on the controller"
     scored = [d.scored() for d in docs if d.outcome != ERROR]
     try:
-        metrics = benchmark.compute(scored)
+        metrics: object = benchmark.compute(scored)
     except Exception as exc:
         return {}, f"benchmark {name!r}: compute() raised {type(exc).__name__}: {exc}"
     if not isinstance(metrics, Mapping):

@@ -26,7 +26,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     run = commands.add_parser(
-        "run", help="run pytest with the bizbench plugin", add_help=False,
+        "run",
+        help="run pytest with the bizbench plugin",
+        add_help=False,
         description="Run pytest with the bizbench plugin; every argument goes to pytest.",
     )
     run.add_argument("pytest_args", nargs=argparse.REMAINDER)

@@ -130,6 +130,4 @@ class Controller:
         if self.result is None:
             return
         registry = self.config.stash[RUN_STATE].registry
-        write_summary(
-            terminalreporter, self.result, registry, self.report_path, self.report_error
-        )
+        write_summary(terminalreporter, self.result, registry, self.report_path, self.report_error)

@@ -70,9 +70,9 @@ def predict(
     return Prediction(True, fields, latency)
 
 
-def document_for(case: GroundTruthCase, model: str, fields: dict[str, Any], source: str) -> (
-    ExtendedDocument
-):
+def document_for(
+    case: GroundTruthCase, model: str, fields: dict[str, Any], source: str
+) -> ExtendedDocument:
     return ExtendedDocument(
         id=case.id,
         filename=case.filename,
@@ -99,6 +99,7 @@ def evaluate(
     case: GroundTruthCase,
     benchmark: BenchmarkPlugin,
     model: str,
+    *,
     source: str,
     predictions: Predictions,
     hook: PredictHook | None,

@@ -162,9 +162,7 @@ class Completeness:
             found.append(f"incomplete run: {_count(len(self.errors), 'error')}")
             found += [f"  error: {_error_text(e)}" for e in self.errors]
         if self.missing:
-            found.append(
-                f"incomplete run: {_count(len(self.missing), 'missing prediction')}"
-            )
+            found.append(f"incomplete run: {_count(len(self.missing), 'missing prediction')}")
             found += [f"  missing: {m['message']}" for m in self.missing]
         return found
 

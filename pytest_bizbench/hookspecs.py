@@ -9,6 +9,7 @@ import pytest
 if TYPE_CHECKING:
     from pytest_bizbench.sdk import BenchmarkPlugin
 
+
 def pytest_bizbench_add_benchmarks(config: pytest.Config) -> list[BenchmarkPlugin | type]:
     """Return benchmarks (instances or classes) to register for this run.
 

@@ -41,9 +41,9 @@ class CaseFile(pytest.File):
         items: list[tuple[tuple[str, str, str], pytest.Item]] = []
         for entry in loaded:
             if isinstance(entry, CaseError):
-                entry = replace(entry, path=self.nodeid)  # the path as node ids show it
-                name = _error_name(entry)
-                items.append(((name, "", ""), ErrorItem.from_parent(self, name=name, error=entry)))
+                shown = replace(entry, path=self.nodeid)  # the path as node ids show it
+                name = _error_name(shown)
+                items.append(((name, "", ""), ErrorItem.from_parent(self, name=name, error=shown)))
                 continue
             benchmarks = state.registry.targeting(GROUND_TRUTH, entry.labels)
             if not benchmarks:
@@ -54,12 +54,17 @@ class CaseFile(pytest.File):
                     entry.id,
                 )
                 name = f"{entry.id}[no-benchmark]"
-                items.append(((entry.id, "", ""), ErrorItem.from_parent(self, name=name, error=error)))
+                items.append(
+                    ((entry.id, "", ""), ErrorItem.from_parent(self, name=name, error=error))
+                )
             for benchmark in benchmarks:
                 for model in models:
                     suffix = benchmark.name if len(models) == 1 else f"{benchmark.name}-{model}"
                     item = CaseItem.from_parent(
-                        self, name=f"{entry.id}[{suffix}]", case=entry, benchmark=benchmark,
+                        self,
+                        name=f"{entry.id}[{suffix}]",
+                        case=entry,
+                        benchmark=benchmark,
                         model=model,
                     )
                     items.append(((entry.id, benchmark.name, model), item))
@@ -108,9 +113,15 @@ class ErrorItem(BizbenchItem):
         error = self.error
         self.attach(
             DocumentPayload(
-                status=ERROR, benchmark=None, model=None, id=error.case_id,
-                case=self.error.path, case_hash=None,
-                score=None, line=error.line, message=error.describe(),
+                status=ERROR,
+                benchmark=None,
+                model=None,
+                id=error.case_id,
+                case=self.error.path,
+                case_hash=None,
+                score=None,
+                line=error.line,
+                message=error.describe(),
             )
         )
         raise CaseLoadError(error.describe())
@@ -147,10 +158,10 @@ class CaseItem(BizbenchItem):
             self.case,
             self.benchmark,
             self.model,
-            self.parent.nodeid if self.parent else str(self.path),
-            state.predictions,
-            predict,
-            state.settings.regex_timeout,
+            source=self.parent.nodeid if self.parent else str(self.path),
+            predictions=state.predictions,
+            hook=predict,
+            regex_timeout=state.settings.regex_timeout,
         )
         self.attach(payload)
         if payload.status == ERROR:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import fnmatch
 import signal
 from collections.abc import Generator
@@ -44,10 +45,10 @@ def pytest_configure(config: pytest.Config) -> None:
     controller = Controller(config)
     config.stash[CONTROLLER] = controller
     config.pluginmanager.register(controller, "bizbench-controller")
-    try:  # SIGTERM ends a run like Ctrl-C: results so far are kept and reported
+    # SIGTERM ends a run like Ctrl-C: results so far are kept and reported. Outside
+    # the main thread (pytest run from inside another program) signals cannot be set.
+    with contextlib.suppress(ValueError):
         config.stash[_PREVIOUS_SIGTERM] = signal.signal(signal.SIGTERM, _sigterm_as_interrupt)
-    except ValueError:  # not the main thread (pytest run from inside another program)
-        pass
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
@@ -96,7 +97,7 @@ def pytest_runtest_makereport(
     own failures the message is the whole story.
     """
     report = yield
-    if call.when == "setup" and call.excinfo is not None:
-        if isinstance(call.excinfo.value, CaseFailure):
-            report.longrepr = call.excinfo.value.render()
+    excinfo = call.excinfo
+    if call.when == "setup" and excinfo is not None and isinstance(excinfo.value, CaseFailure):
+        report.longrepr = excinfo.value.render()
     return report

@@ -104,12 +104,14 @@ def build_registry(config: pytest.Config, settings: Settings) -> Registry:
     found: list[BenchmarkPlugin] = []
     if settings.builtin_benchmarks:
         embed, judge = _hook_callables(config)
-        found.append(FieldAccuracy(FieldLadder(FieldAccuracy.ladder_config(settings.ladder),
-                                               embed=embed, judge=judge)))
+        found.append(
+            FieldAccuracy(
+                FieldLadder(FieldAccuracy.ladder_config(settings.ladder), embed=embed, judge=judge)
+            )
+        )
     for returned in config.hook.pytest_bizbench_add_benchmarks(config=config):
-        if not isinstance(returned, (list, tuple)):
-            returned = [returned]
-        found.extend(_instantiate(item, "pytest_bizbench_add_benchmarks") for item in returned)
+        batch = returned if isinstance(returned, (list, tuple)) else [returned]
+        found.extend(_instantiate(item, "pytest_bizbench_add_benchmarks") for item in batch)
     for spec in settings.benchmark_specs:
         found.append(_instantiate(_import_class(spec), f"ini bizbench_benchmarks {spec!r}"))
     for entry in entry_points(group=ENTRY_POINT_GROUP):

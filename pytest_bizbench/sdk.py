@@ -18,7 +18,15 @@ import regex
 
 Operator = Literal["eq", "neq", "gt", "gte", "lt", "lte", "contains", "not_contains", "regex"]
 OPERATORS: tuple[str, ...] = (
-    "eq", "neq", "gt", "gte", "lt", "lte", "contains", "not_contains", "regex",
+    "eq",
+    "neq",
+    "gt",
+    "gte",
+    "lt",
+    "lte",
+    "contains",
+    "not_contains",
+    "regex",
 )
 DEFAULT_REGEX_TIMEOUT = 1.0
 _KEBAB = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
@@ -177,13 +185,15 @@ class MatchRule:
 
     def validate(self) -> list[str]:
         problems = []
-        if not isinstance(self.name, str) or not self.name:
+        name: object = self.name  # declared str, but written by users
+        if not isinstance(name, str) or not name:
             problems.append("a rule needs a non-empty name")
         if self.aggregation not in ("mean", "median"):
             problems.append(f"aggregation must be 'mean' or 'median', got {self.aggregation!r}")
         if not self.conditions:
             problems.append("a rule needs at least one condition")
-        for condition in self.conditions:
+        conditions: list[object] = list(self.conditions)  # declared, but written by users
+        for condition in conditions:
             if not isinstance(condition, MatchCondition):
                 problems.append(f"condition {condition!r} is not a MatchCondition")
                 continue
@@ -329,7 +339,9 @@ def check_scored(benchmark: BenchmarkPlugin, result: object) -> ScoredDocument:
         )
     score = result.score
     if not _is_number(score) or not math.isfinite(score) or not 0.0 <= score <= 1.0:
-        raise ValueError(f"benchmark {name!r} returned score {score!r}, not a finite float in [0, 1]")
+        raise ValueError(
+            f"benchmark {name!r} returned score {score!r}, not a finite float in [0, 1]"
+        )
     if not isinstance(result.details, dict):
         raise ValueError(
             f"benchmark {name!r} returned details of type {type(result.details).__name__}, "

@@ -44,13 +44,15 @@ class Suite:
         data: dict[str, Any] = json.loads((self.path / name).read_text(encoding="utf-8"))
         return data
 
-    def documents(self, benchmark: str = "field-accuracy", model: str = "default",
-                  name: str = REPORT) -> dict[str, dict[str, Any]]:
+    def documents(
+        self, benchmark: str = "field-accuracy", model: str = "default", name: str = REPORT
+    ) -> dict[str, dict[str, Any]]:
         docs = self.report(name)["benchmarks"][benchmark]["models"][model]["documents"]
         return {d["id"]: d for d in docs}
 
-    def metrics(self, benchmark: str = "field-accuracy", model: str = "default",
-                name: str = REPORT) -> dict[str, Any]:
+    def metrics(
+        self, benchmark: str = "field-accuracy", model: str = "default", name: str = REPORT
+    ) -> dict[str, Any]:
         metrics: dict[str, Any] = self.report(name)["benchmarks"][benchmark]["models"][model][
             "metrics"
         ]
@@ -58,5 +60,9 @@ class Suite:
 
 
 def doc(doc_id: str, ground_truth: dict[str, Any], **extra: Any) -> dict[str, Any]:
-    return {"id": doc_id, "labels": extra.pop("labels", ["invoice"]),
-            "ground_truth": ground_truth, **extra}
+    return {
+        "id": doc_id,
+        "labels": extra.pop("labels", ["invoice"]),
+        "ground_truth": ground_truth,
+        **extra,
+    }

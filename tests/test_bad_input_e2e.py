@@ -11,8 +11,9 @@ from bizhelpers import Suite, doc, glob_escape
 GOOD = doc("good-1", {"k": "v"}, extracted_fields={"k": "v"})
 
 
-def run_with(suite: Suite, name: str, content: str | bytes) -> tuple[pytest.RunResult,
-                                                                       dict[str, Any]]:
+def run_with(
+    suite: Suite, name: str, content: str | bytes
+) -> tuple[pytest.RunResult, dict[str, Any]]:
     """Run a suite of one good file plus one bad file; return the result and report."""
     suite.cases("good.ground-truth.jsonl", [GOOD])
     suite.write(name, content)
@@ -20,15 +21,22 @@ def run_with(suite: Suite, name: str, content: str | bytes) -> tuple[pytest.RunR
     return result, suite.report()
 
 
-def assert_error_kept_others(result: pytest.RunResult, report: dict[str, Any], where: str,
-                             problem: str, *, others: tuple[str, ...] = ("good-1",)) -> None:
+def assert_error_kept_others(
+    result: pytest.RunResult,
+    report: dict[str, Any],
+    where: str,
+    problem: str,
+    *,
+    others: tuple[str, ...] = ("good-1",),
+) -> None:
     """The bad input is one error naming file (and line), every other case is scored."""
     assert result.ret == 1
     errors = report["completeness"]["errors"]
     assert any(where in e["message"] and problem in e["message"] for e in errors), errors
     result.stdout.fnmatch_lines([f"*{where}*{glob_escape(problem)}*"])
-    docs = {d["id"]: d for d in report["benchmarks"]["field-accuracy"]["models"]["default"][
-        "documents"]}
+    docs = {
+        d["id"]: d for d in report["benchmarks"]["field-accuracy"]["models"]["default"]["documents"]
+    }
     for case_id in others:
         assert docs[case_id]["outcome"] == "passed"
         assert docs[case_id]["score"] == 1.0
@@ -43,38 +51,95 @@ GOOD_LINE = json.dumps(doc("ok-2", {"k": "v"}, extracted_fields={"k": "v"})) + "
 @pytest.mark.parametrize(
     ("content", "where", "problem"),
     [
-        (GOOD_LINE + '{"id": "x", "ground_truth": {"k": 1},}\n', "bad.ground-truth.jsonl:2",
-         "malformed JSON"),
-        (GOOD_LINE + '{"id": "x", "ground_truth": {"k": 1, "k": 2}}\n',
-         "bad.ground-truth.jsonl:2", 'duplicate key "k"'),
-        (GOOD_LINE + '{"id": "x", "ground_truth": {"k": NaN}}\n', "bad.ground-truth.jsonl:2",
-         "NaN is not allowed"),
-        (GOOD_LINE + '{"id": "x", "ground_truth": {"k": Infinity}}\n',
-         "bad.ground-truth.jsonl:2", "Infinity is not allowed"),
-        (GOOD_LINE + '{"id": "x", "ground_truth": {"k": 1e400}}\n', "bad.ground-truth.jsonl:2",
-         "out of range"),
-        (GOOD_LINE + '{"id": "x", "ground_truth": {"k": ' + "9" * 400 + "}}\n",
-         "bad.ground-truth.jsonl:2", "too large for a float"),
-        (GOOD_LINE + '{"id": "x", "ground_truth": {"k": 1', "bad.ground-truth.jsonl:2",
-         "truncated last line"),
-        (GOOD_LINE + GOOD_LINE, "bad.ground-truth.jsonl:2", 'duplicate id "ok-2" (first at line 1)'),
-        (GOOD_LINE + '{"ground_truth": {"k": 1}}\n', "bad.ground-truth.jsonl:2",
-         'missing required key "id"'),
-        (GOOD_LINE + '{"id": "x"}\n', "bad.ground-truth.jsonl:2",
-         'missing required key "ground_truth"'),
-        (GOOD_LINE + '{"id": "x", "ground_truth": [1]}\n', "bad.ground-truth.jsonl:2",
-         '"ground_truth" must be an object, got list'),
-        (GOOD_LINE + '{"id": "x", "labels": "invoice", "ground_truth": {}}\n',
-         "bad.ground-truth.jsonl:2", '"labels" must be a list of strings'),
-        (GOOD_LINE + '{"id": "x", "min_score": 2, "ground_truth": {}}\n',
-         "bad.ground-truth.jsonl:2", '"min_score" must be a number in [0, 1]'),
+        (
+            GOOD_LINE + '{"id": "x", "ground_truth": {"k": 1},}\n',
+            "bad.ground-truth.jsonl:2",
+            "malformed JSON",
+        ),
+        (
+            GOOD_LINE + '{"id": "x", "ground_truth": {"k": 1, "k": 2}}\n',
+            "bad.ground-truth.jsonl:2",
+            'duplicate key "k"',
+        ),
+        (
+            GOOD_LINE + '{"id": "x", "ground_truth": {"k": NaN}}\n',
+            "bad.ground-truth.jsonl:2",
+            "NaN is not allowed",
+        ),
+        (
+            GOOD_LINE + '{"id": "x", "ground_truth": {"k": Infinity}}\n',
+            "bad.ground-truth.jsonl:2",
+            "Infinity is not allowed",
+        ),
+        (
+            GOOD_LINE + '{"id": "x", "ground_truth": {"k": 1e400}}\n',
+            "bad.ground-truth.jsonl:2",
+            "out of range",
+        ),
+        (
+            GOOD_LINE + '{"id": "x", "ground_truth": {"k": ' + "9" * 400 + "}}\n",
+            "bad.ground-truth.jsonl:2",
+            "too large for a float",
+        ),
+        (
+            GOOD_LINE + '{"id": "x", "ground_truth": {"k": 1',
+            "bad.ground-truth.jsonl:2",
+            "truncated last line",
+        ),
+        (
+            GOOD_LINE + GOOD_LINE,
+            "bad.ground-truth.jsonl:2",
+            'duplicate id "ok-2" (first at line 1)',
+        ),
+        (
+            GOOD_LINE + '{"ground_truth": {"k": 1}}\n',
+            "bad.ground-truth.jsonl:2",
+            'missing required key "id"',
+        ),
+        (
+            GOOD_LINE + '{"id": "x"}\n',
+            "bad.ground-truth.jsonl:2",
+            'missing required key "ground_truth"',
+        ),
+        (
+            GOOD_LINE + '{"id": "x", "ground_truth": [1]}\n',
+            "bad.ground-truth.jsonl:2",
+            '"ground_truth" must be an object, got list',
+        ),
+        (
+            GOOD_LINE + '{"id": "x", "labels": "invoice", "ground_truth": {}}\n',
+            "bad.ground-truth.jsonl:2",
+            '"labels" must be a list of strings',
+        ),
+        (
+            GOOD_LINE + '{"id": "x", "min_score": 2, "ground_truth": {}}\n',
+            "bad.ground-truth.jsonl:2",
+            '"min_score" must be a number in [0, 1]',
+        ),
         (GOOD_LINE + "[1, 2]\n", "bad.ground-truth.jsonl:2", "document must be an object"),
-        (GOOD_LINE + "[" * 5000 + "]" * 5000 + "\n", "bad.ground-truth.jsonl:2",
-         "nesting deeper than 64 levels"),
+        (
+            GOOD_LINE + "[" * 5000 + "]" * 5000 + "\n",
+            "bad.ground-truth.jsonl:2",
+            "nesting deeper than 64 levels",
+        ),
     ],
-    ids=["malformed", "duplicate-key", "nan", "infinity", "1e400", "huge-int", "truncated",
-         "duplicate-id", "missing-id", "missing-ground-truth", "ground-truth-list",
-         "labels-type", "min-score-range", "not-an-object", "nesting-bomb"],
+    ids=[
+        "malformed",
+        "duplicate-key",
+        "nan",
+        "infinity",
+        "1e400",
+        "huge-int",
+        "truncated",
+        "duplicate-id",
+        "missing-id",
+        "missing-ground-truth",
+        "ground-truth-list",
+        "labels-type",
+        "min-score-range",
+        "not-an-object",
+        "nesting-bomb",
+    ],
 )
 def test_bad_jsonl_line(suite: Suite, content: str, where: str, problem: str) -> None:
     result, report = run_with(suite, "bad.ground-truth.jsonl", content)
@@ -118,7 +183,9 @@ def test_size_cap(suite: Suite) -> None:
 def test_case_no_benchmark_targets(suite: Suite) -> None:
     suite.cases("good.ground-truth.jsonl", [GOOD])
     suite.write("pytest.ini", "[pytest]\nbizbench_builtin_benchmarks = false\n")
-    suite.write("conftest.py", """
+    suite.write(
+        "conftest.py",
+        """
 from pytest_bizbench import BenchmarkPlugin, ScoredDocument
 
 class OnlyContracts(BenchmarkPlugin):
@@ -132,19 +199,27 @@ class OnlyContracts(BenchmarkPlugin):
 
 def pytest_bizbench_add_benchmarks(config):
     return [OnlyContracts]
-""")
-    suite.cases("mixed.ground-truth.jsonl", [
-        doc("c1", {"k": 1}, labels=["contract"], extracted_fields={}),
-        doc("i1", {"k": 1}, labels=["invoice", "scan"], extracted_fields={}),
-    ])
+""",
+    )
+    suite.cases(
+        "mixed.ground-truth.jsonl",
+        [
+            doc("c1", {"k": 1}, labels=["contract"], extracted_fields={}),
+            doc("i1", {"k": 1}, labels=["invoice", "scan"], extracted_fields={}),
+        ],
+    )
     result = suite.pytester.runpytest("-v")
-    result.stdout.fnmatch_lines([
-        "*mixed.ground-truth.jsonl::c1[[]only-contracts[]] PASSED 1.00*",
-        "*i1[[]no-benchmark[]]*ERROR*",
-    ])
+    result.stdout.fnmatch_lines(
+        [
+            "*mixed.ground-truth.jsonl::c1[[]only-contracts[]] PASSED 1.00*",
+            "*i1[[]no-benchmark[]]*ERROR*",
+        ]
+    )
     errors = suite.report()["completeness"]["errors"]
-    assert any("no benchmark targets case 'i1' with labels ['invoice', 'scan']" in e["message"]
-               for e in errors)
+    assert any(
+        "no benchmark targets case 'i1' with labels ['invoice', 'scan']" in e["message"]
+        for e in errors
+    )
     assert result.ret == 1
 
 
@@ -197,9 +272,10 @@ def pytest_bizbench_add_benchmarks(config):
 )
 def test_misbehaving_benchmark_is_an_error_item(suite: Suite, bench: str, problem: str) -> None:
     suite.write("conftest.py", BAD_BENCHMARKS)
-    suite.cases("a.ground-truth.jsonl", [
-        doc(x, {"k": 1}, extracted_fields={"k": 1}) for x in ("a", "b", "c")
-    ])
+    suite.cases(
+        "a.ground-truth.jsonl",
+        [doc(x, {"k": 1}, extracted_fields={"k": 1}) for x in ("a", "b", "c")],
+    )
     result = suite.pytester.runpytest("-k", bench)
     result.stdout.fnmatch_lines([f"*ERROR at setup of b[[]{bench}[]]*", f"*{problem}*"])
     result.assert_outcomes(passed=2, errors=1)
@@ -216,7 +292,9 @@ def test_misbehaving_benchmark_is_an_error_item(suite: Suite, bench: str, proble
 
 def test_hostile_regex_rule_errors_that_item_only(suite: Suite) -> None:
     suite.write("pytest.ini", "[pytest]\nbizbench_regex_timeout = 0.05\n")
-    suite.write("conftest.py", """
+    suite.write(
+        "conftest.py",
+        """
 from pytest_bizbench import BenchmarkPlugin, MatchCondition, MatchRule, ScoredDocument
 
 class Evil(BenchmarkPlugin):
@@ -231,14 +309,19 @@ class Evil(BenchmarkPlugin):
 
 def pytest_bizbench_add_benchmarks(config):
     return [Evil]
-""")
-    suite.cases("a.ground-truth.jsonl", [
-        doc("fast", {"text": "bbb"}, extracted_fields={}),
-        doc("slow", {"text": "a" * 40 + "!"}, extracted_fields={}),
-    ])
+""",
+    )
+    suite.cases(
+        "a.ground-truth.jsonl",
+        [
+            doc("fast", {"text": "bbb"}, extracted_fields={}),
+            doc("slow", {"text": "a" * 40 + "!"}, extracted_fields={}),
+        ],
+    )
     result = suite.pytester.runpytest("-k", "evil")
-    result.stdout.fnmatch_lines([
-        "*match rule 'slow': regex on field 'text' timed out after 0.05s*"])
+    result.stdout.fnmatch_lines(
+        ["*match rule 'slow': regex on field 'text' timed out after 0.05s*"]
+    )
     result.assert_outcomes(passed=1, errors=1)
 
 
@@ -259,11 +342,13 @@ def test_missing_prediction_path_is_usage_error(suite: Suite) -> None:
 
 def test_sorted_report_documents_across_files(suite: Suite) -> None:
     suite.cases("b.ground-truth.jsonl", [doc("z", {"k": 1}, extracted_fields={"k": 1})])
-    suite.cases("a.ground-truth.jsonl", [
-        doc(x, {"k": 1}, extracted_fields={"k": 1}) for x in ("m", "c")
-    ])
+    suite.cases(
+        "a.ground-truth.jsonl", [doc(x, {"k": 1}, extracted_fields={"k": 1}) for x in ("m", "c")]
+    )
     suite.pytester.runpytest()
     docs = suite.report()["benchmarks"]["field-accuracy"]["models"]["default"]["documents"]
     assert [(d["case"], d["id"]) for d in docs] == [
-        ("a.ground-truth.jsonl", "c"), ("a.ground-truth.jsonl", "m"), ("b.ground-truth.jsonl", "z"),
+        ("a.ground-truth.jsonl", "c"),
+        ("a.ground-truth.jsonl", "m"),
+        ("b.ground-truth.jsonl", "z"),
     ]

@@ -67,7 +67,8 @@ def test_evaluate_thresholds_every_model_when_none_named() -> None:
     metrics = {("fa", "v1"): {"accuracy": 0.8}, ("fa", "v2"): {"accuracy": 0.95}}
     results = evaluate_thresholds([parse_threshold("fa:accuracy>=0.9")], metrics)
     assert [(r.model, r.actual, r.passed) for r in results] == [
-        ("v1", 0.8, False), ("v2", 0.95, True),
+        ("v1", 0.8, False),
+        ("v2", 0.95, True),
     ]
     assert results[0].describe() == "fa:v1:accuracy = 0.8000, needs >= 0.9"
 
@@ -89,10 +90,17 @@ def test_unknown_targets_fail_with_a_note(text: str, note: str) -> None:
     assert result.note == note
 
 
-@pytest.mark.parametrize(("op", "value", "passed"), [
-    (">=", 0.5, True), (">", 0.5, False), ("<=", 0.5, True), ("<", 0.5, False),
-    (">", 0.4999, True), ("<", 0.5001, True),
-])
+@pytest.mark.parametrize(
+    ("op", "value", "passed"),
+    [
+        (">=", 0.5, True),
+        (">", 0.5, False),
+        ("<=", 0.5, True),
+        ("<", 0.5, False),
+        (">", 0.4999, True),
+        ("<", 0.5001, True),
+    ],
+)
 def test_operators_at_the_boundary(op: str, value: float, passed: bool) -> None:
     t = Threshold("fa", None, "accuracy", op, value, "")
     (result,) = evaluate_thresholds([t], {("fa", "m"): {"accuracy": 0.5}})
@@ -101,7 +109,11 @@ def test_operators_at_the_boundary(op: str, value: float, passed: bool) -> None:
 
 def test_gate_reasons_list_thresholds_then_incompleteness() -> None:
     completeness = Completeness(
-        filtered=False, collected=10, not_run=2, interrupted=False, scored=7,
+        filtered=False,
+        collected=10,
+        not_run=2,
+        interrupted=False,
+        scored=7,
         errors=({"nodeid": "a::x", "message": "a.json:3: duplicate id"},),
         missing=({"message": "no prediction for x (model m)"},),
     )

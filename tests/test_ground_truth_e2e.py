@@ -32,11 +32,13 @@ def write_basic(suite: Suite) -> None:
 def test_items_named_sorted_and_scored(suite: Suite) -> None:
     write_basic(suite)
     result = suite.pytester.runpytest("-v", "--bizbench-predictions", "preds.json")
-    result.stdout.fnmatch_lines([
-        "cases/a.ground-truth.jsonl::inv-1[[]field-accuracy[]] PASSED 1.00*",
-        "cases/a.ground-truth.jsonl::inv-2[[]field-accuracy[]] PASSED 0.00*",
-        "cases/a.ground-truth.jsonl::inv-3[[]field-accuracy[]] PASSED 0.67*",
-    ])
+    result.stdout.fnmatch_lines(
+        [
+            "cases/a.ground-truth.jsonl::inv-1[[]field-accuracy[]] PASSED 1.00*",
+            "cases/a.ground-truth.jsonl::inv-2[[]field-accuracy[]] PASSED 0.00*",
+            "cases/a.ground-truth.jsonl::inv-3[[]field-accuracy[]] PASSED 0.67*",
+        ]
+    )
     assert result.ret == 0
     docs = suite.documents()
     assert docs["inv-1"]["score"] == 1.0
@@ -55,41 +57,65 @@ def test_items_named_sorted_and_scored(suite: Suite) -> None:
     assert metrics["correctness"] == pytest.approx(2 / 3)
     # vendor 1,0,1; total 1,0,1; date 1; po_number 0
     assert metrics["per_field_accuracy"] == {
-        "date": 1.0, "po_number": 0.0, "total": pytest.approx(2 / 3),
+        "date": 1.0,
+        "po_number": 0.0,
+        "total": pytest.approx(2 / 3),
         "vendor": pytest.approx(2 / 3),
     }
 
 
 def test_min_score_fails_with_a_field_diff(suite: Suite) -> None:
     write_basic(suite)
-    result = suite.pytester.runpytest("--bizbench-predictions", "preds.json",
-                                      "--bizbench-min-score", "0.5")
+    result = suite.pytester.runpytest(
+        "--bizbench-predictions", "preds.json", "--bizbench-min-score", "0.5"
+    )
     assert result.ret == 1
-    result.stdout.fnmatch_lines([
-        "*inv-2 scored 0.00 on field-accuracy (model default): below the pass mark 0.50 "
-        "(--bizbench-min-score)",
-        "  vendor  expected 'Globex', got 'Initech'  (fuzzy 0.00, similarity 0.15, below-strictness)",
-        "  total   expected 200, got 250  (number 0.00, out-of-tolerance)",
-    ])
+    result.stdout.fnmatch_lines(
+        [
+            "*inv-2 scored 0.00 on field-accuracy (model default): below the pass mark 0.50 "
+            "(--bizbench-min-score)",
+            "  vendor  expected 'Globex', got 'Initech'  "
+            "(fuzzy 0.00, similarity 0.15, below-strictness)",
+            "  total   expected 200, got 250  (number 0.00, out-of-tolerance)",
+        ]
+    )
     result.assert_outcomes(passed=2, failed=1)
     assert suite.documents()["inv-2"]["outcome"] == "failed"
 
 
 def test_case_min_score_beats_the_option(suite: Suite) -> None:
-    suite.cases("a.ground-truth.jsonl", [
-        doc("x", {"vendor": "Acme", "total": 1}, min_score=0.9,
-            extracted_fields={"vendor": "Acme", "total": 2}),
-    ])
+    suite.cases(
+        "a.ground-truth.jsonl",
+        [
+            doc(
+                "x",
+                {"vendor": "Acme", "total": 1},
+                min_score=0.9,
+                extracted_fields={"vendor": "Acme", "total": 2},
+            ),
+        ],
+    )
     result = suite.pytester.runpytest("--bizbench-min-score", "0.1")
     result.stdout.fnmatch_lines(["*x scored 0.50 * below the pass mark 0.90 (case min_score)"])
     assert result.ret == 1
 
 
 def test_inline_extracted_fields_and_json_documents_form(suite: Suite) -> None:
-    suite.write("b.ground-truth.json", json.dumps({"documents": [
-        doc("d1", {"name": "Ann"}, extracted_fields={"name": "ann"}),
-        doc("d2", {"name": "Bob", "age": 40}, extracted_fields={"name": "Bob", "age": "41"}),
-    ]}))
+    suite.write(
+        "b.ground-truth.json",
+        json.dumps(
+            {
+                "documents": [
+                    doc("d1", {"name": "Ann"}, extracted_fields={"name": "ann"}),
+                    doc(
+                        "d2",
+                        {"name": "Bob", "age": 40},
+                        extracted_fields={"name": "Bob", "age": "41"},
+                    ),
+                ]
+            }
+        ),
+    )
     result = suite.pytester.runpytest()
     assert result.ret == 0
     docs = suite.documents()
@@ -99,8 +125,9 @@ def test_inline_extracted_fields_and_json_documents_form(suite: Suite) -> None:
 
 
 def test_single_document_json_file(suite: Suite) -> None:
-    suite.write("one.ground-truth.json", json.dumps(
-        doc("solo", {"a": True}, extracted_fields={"a": "yes"})))
+    suite.write(
+        "one.ground-truth.json", json.dumps(doc("solo", {"a": True}, extracted_fields={"a": "yes"}))
+    )
     result = suite.pytester.runpytest("-v")
     result.stdout.fnmatch_lines(["one.ground-truth.json::solo[[]field-accuracy[]] PASSED 1.00*"])
 
@@ -110,18 +137,18 @@ def test_prediction_directory_and_jsonl_side_by_side(suite: Suite) -> None:
     for case_id, fields in PREDICTIONS.items():
         suite.write(f"v1/{case_id}.json", json.dumps(fields))
     suite.write("v1/inv-2.json", json.dumps({"vendor": "Globex", "total": 200}))
-    suite.write("v2.jsonl", jsonl(
-        {"id": k, "extracted_fields": v} for k, v in PREDICTIONS.items()
-    ))
+    suite.write("v2.jsonl", jsonl({"id": k, "extracted_fields": v} for k, v in PREDICTIONS.items()))
     result = suite.pytester.runpytest(
         "-v", "--bizbench-predictions", "v1=v1", "--bizbench-predictions", "v2=v2.jsonl"
     )
-    result.stdout.fnmatch_lines([
-        "*::inv-1[[]field-accuracy-v1[]] PASSED 1.00*",
-        "*::inv-1[[]field-accuracy-v2[]] PASSED 1.00*",
-        "*::inv-2[[]field-accuracy-v1[]] PASSED 1.00*",
-        "*::inv-2[[]field-accuracy-v2[]] PASSED 0.00*",
-    ])
+    result.stdout.fnmatch_lines(
+        [
+            "*::inv-1[[]field-accuracy-v1[]] PASSED 1.00*",
+            "*::inv-1[[]field-accuracy-v2[]] PASSED 1.00*",
+            "*::inv-2[[]field-accuracy-v1[]] PASSED 1.00*",
+            "*::inv-2[[]field-accuracy-v2[]] PASSED 0.00*",
+        ]
+    )
     assert suite.metrics(model="v1")["accuracy"] == pytest.approx((1 + 1 + 2 / 3) / 3)
     assert suite.metrics(model="v2")["accuracy"] == pytest.approx((1 + 0 + 2 / 3) / 3)
     result.stdout.fnmatch_lines(["models side by side:", "benchmark*metric*v1*v2*"])
@@ -166,12 +193,15 @@ def test_missing_prediction_fails_counts_zero_and_is_listed(suite: Suite) -> Non
 
 def test_predict_hook_with_latency(suite: Suite) -> None:
     suite.cases("a.ground-truth.jsonl", [doc("h1", {"k": "v"}), doc("h2", {"k": "w"})])
-    suite.write("conftest.py", """
+    suite.write(
+        "conftest.py",
+        """
 def pytest_bizbench_predict(case, model, config):
     if case.id == "h2":
         raise RuntimeError("model timed out")
     return {"k": "v"}
-""")
+""",
+    )
     result = suite.pytester.runpytest()
     assert result.ret == 1
     docs = suite.documents()
@@ -179,62 +209,98 @@ def pytest_bizbench_predict(case, model, config):
     assert docs["h1"]["latency_ms"] >= 0
     assert docs["h2"]["outcome"] == "failed"
     assert docs["h2"]["details"]["error"] == "RuntimeError: model timed out"
-    result.stdout.fnmatch_lines(["*prediction hook failed for h2 (model default): "
-                                 "RuntimeError: model timed out*"])
+    result.stdout.fnmatch_lines(
+        ["*prediction hook failed for h2 (model default): RuntimeError: model timed out*"]
+    )
 
 
 def test_thresholds_gate_exit_code(suite: Suite) -> None:
     write_basic(suite)
     args = ["--bizbench-predictions", "preds.json"]
     # accuracy = 5/9 = 0.5556
-    result = suite.pytester.runpytest(*args, "--bizbench-threshold",
-                                      "field-accuracy:accuracy>=0.5")
+    result = suite.pytester.runpytest(*args, "--bizbench-threshold", "field-accuracy:accuracy>=0.5")
     assert result.ret == 0
     result = suite.pytester.runpytest(
-        *args, "--bizbench-threshold", "field-accuracy:accuracy >= 0.6",
-        "--bizbench-threshold", "field-accuracy:default:per_field_accuracy.date>=1",
+        *args,
+        "--bizbench-threshold",
+        "field-accuracy:accuracy >= 0.6",
+        "--bizbench-threshold",
+        "field-accuracy:default:per_field_accuracy.date>=1",
     )
     assert result.ret == 1
-    result.stdout.fnmatch_lines([
-        "bizbench gate: FAILED",
-        "*threshold not met: field-accuracy:default:accuracy = 0.5556, needs >= 0.6",
-    ])
+    result.stdout.fnmatch_lines(
+        [
+            "bizbench gate: FAILED",
+            "*threshold not met: field-accuracy:default:accuracy = 0.5556, needs >= 0.6",
+        ]
+    )
     thresholds = suite.report()["thresholds"]
     assert thresholds == [
-        {"benchmark": "field-accuracy", "model": "default", "metric": "accuracy", "op": ">=",
-         "value": 0.6, "actual": pytest.approx(5 / 9), "passed": False},
-        {"benchmark": "field-accuracy", "model": "default", "metric": "per_field_accuracy.date",
-         "op": ">=", "value": 1.0, "actual": 1.0, "passed": True},
+        {
+            "benchmark": "field-accuracy",
+            "model": "default",
+            "metric": "accuracy",
+            "op": ">=",
+            "value": 0.6,
+            "actual": pytest.approx(5 / 9),
+            "passed": False,
+        },
+        {
+            "benchmark": "field-accuracy",
+            "model": "default",
+            "metric": "per_field_accuracy.date",
+            "op": ">=",
+            "value": 1.0,
+            "actual": 1.0,
+            "passed": True,
+        },
     ]
 
 
 def test_threshold_from_ini_and_bad_syntax_is_usage_error(suite: Suite) -> None:
     write_basic(suite)
-    suite.write("pytest.ini", "[pytest]\nbizbench_thresholds =\n"
-                "    field-accuracy:accuracy > 0.99\nbizbench_predictions = preds.json\n")
+    suite.write(
+        "pytest.ini",
+        "[pytest]\nbizbench_thresholds =\n"
+        "    field-accuracy:accuracy > 0.99\nbizbench_predictions = preds.json\n",
+    )
     result = suite.pytester.runpytest()
     assert result.ret == 1
     result = suite.pytester.runpytest("--bizbench-threshold", "accuracy>=0.9")
     assert result.ret == pytest.ExitCode.USAGE_ERROR
-    result.stderr.fnmatch_lines(["*bad threshold 'accuracy>=0.9'*BENCH[[]:MODEL[]]:METRIC OP VALUE*"])
+    result.stderr.fnmatch_lines(
+        ["*bad threshold 'accuracy>=0.9'*BENCH[[]:MODEL[]]:METRIC OP VALUE*"]
+    )
 
 
-def test_report_shape_terminal_and_step_summary(suite: Suite, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_report_shape_terminal_and_step_summary(
+    suite: Suite, monkeypatch: pytest.MonkeyPatch
+) -> None:
     write_basic(suite)
     summary = suite.path / "summary.md"
     monkeypatch.setenv("GITHUB_STEP_SUMMARY", str(summary))
-    result = suite.pytester.runpytest("--bizbench-predictions", "preds.json",
-                                      "--bizbench-report", "out/r.json")
-    result.stdout.fnmatch_lines([
-        "*= bizbench =*",
-        "benchmark*model*headline*value*",
-        "field-accuracy*default*accuracy*0.5556*",
-        "bizbench gate: passed",
-        f"bizbench report: {suite.path / 'out' / 'r.json'}",
-    ])
+    result = suite.pytester.runpytest(
+        "--bizbench-predictions", "preds.json", "--bizbench-report", "out/r.json"
+    )
+    result.stdout.fnmatch_lines(
+        [
+            "*= bizbench =*",
+            "benchmark*model*headline*value*",
+            "field-accuracy*default*accuracy*0.5556*",
+            "bizbench gate: passed",
+            f"bizbench report: {suite.path / 'out' / 'r.json'}",
+        ]
+    )
     report = suite.report("out/r.json")
-    assert set(report) == {"schema_version", "tool", "benchmarks", "thresholds", "gate",
-                           "completeness", "run"}
+    assert set(report) == {
+        "schema_version",
+        "tool",
+        "benchmarks",
+        "thresholds",
+        "gate",
+        "completeness",
+        "run",
+    }
     bench = report["benchmarks"]["field-accuracy"]
     assert bench["version"] == "1.0.0"
     assert bench["headline_metric"] == "accuracy"
@@ -242,12 +308,17 @@ def test_report_shape_terminal_and_step_summary(suite: Suite, monkeypatch: pytes
     assert bench["config"]["scoring_note"] == "scoring used exact+fuzzy only"
     assert len(bench["fingerprint"]) == 16
     assert report["completeness"] == {
-        "complete": True, "filtered": False, "collected": 3, "scored": 3, "not_run": 0,
-        "interrupted": False, "errors": [], "missing": [],
+        "complete": True,
+        "filtered": False,
+        "collected": 3,
+        "scored": 3,
+        "not_run": 0,
+        "interrupted": False,
+        "errors": [],
+        "missing": [],
     }
     text = (suite.path / "out" / "r.json").read_text()
-    assert text == json.dumps(json.loads(text), sort_keys=True, indent=1,
-                              ensure_ascii=False) + "\n"
+    assert text == json.dumps(json.loads(text), sort_keys=True, indent=1, ensure_ascii=False) + "\n"
     assert not [p for p in (suite.path / "out").iterdir() if p.name != "r.json"]
     md = summary.read_text()
     assert "## bizbench" in md
@@ -267,19 +338,22 @@ def test_junit_properties(suite: Suite) -> None:
 def test_unwritable_report_is_a_clear_error(suite: Suite) -> None:
     write_basic(suite)
     suite.write("blocker", "a file where a directory should be")
-    result = suite.pytester.runpytest("--bizbench-predictions", "preds.json",
-                                      "--bizbench-report", "blocker/r.json")
+    result = suite.pytester.runpytest(
+        "--bizbench-predictions", "preds.json", "--bizbench-report", "blocker/r.json"
+    )
     assert result.ret == 1
-    result.stdout.fnmatch_lines(["field-accuracy*default*accuracy*",
-                                 "bizbench: cannot write report *blocker*r.json*"])
+    result.stdout.fnmatch_lines(
+        ["field-accuracy*default*accuracy*", "bizbench: cannot write report *blocker*r.json*"]
+    )
     assert "INTERNALERROR" not in result.stdout.str()
     assert "Traceback" not in result.stdout.str()
 
 
 def test_exit_first_marks_the_run_incomplete(suite: Suite) -> None:
     write_basic(suite)
-    result = suite.pytester.runpytest("-x", "--bizbench-predictions", "preds.json",
-                                      "--bizbench-min-score", "0.5")
+    result = suite.pytester.runpytest(
+        "-x", "--bizbench-predictions", "preds.json", "--bizbench-min-score", "0.5"
+    )
     assert result.ret == 1
     completeness = suite.report()["completeness"]
     assert completeness["not_run"] == 1  # inv-3 never ran after inv-2 failed
@@ -296,10 +370,12 @@ def test_no_cases_no_report(suite: Suite) -> None:
 
 def test_help_lists_options_under_one_group(suite: Suite) -> None:
     result = suite.pytester.runpytest("--help")
-    result.stdout.fnmatch_lines([
-        "bizbench: evaluate systems against ground truth:",
-        "*--bizbench-predictions*",
-        "*--bizbench-min-score*",
-        "*--bizbench-threshold*",
-        "*--bizbench-report*",
-    ])
+    result.stdout.fnmatch_lines(
+        [
+            "bizbench: evaluate systems against ground truth:",
+            "*--bizbench-predictions*",
+            "*--bizbench-min-score*",
+            "*--bizbench-threshold*",
+            "*--bizbench-report*",
+        ]
+    )

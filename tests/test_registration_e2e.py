@@ -29,10 +29,13 @@ class Bad(BenchmarkPlugin):
 
 
 def write_cases(suite: Suite) -> None:
-    suite.cases("a.ground-truth.jsonl", [
-        doc("i1", {"k": 1}, extracted_fields={"k": 1}),
-        doc("c1", {"k": 1}, labels=["contract"], extracted_fields={"k": 1}),
-    ])
+    suite.cases(
+        "a.ground-truth.jsonl",
+        [
+            doc("i1", {"k": 1}, extracted_fields={"k": 1}),
+            doc("c1", {"k": 1}, labels=["contract"], extracted_fields={"k": 1}),
+        ],
+    )
 
 
 def test_register_by_ini(suite: Suite) -> None:
@@ -40,11 +43,13 @@ def test_register_by_ini(suite: Suite) -> None:
     suite.write("mybench.py", BENCH_MODULE)
     suite.write("pytest.ini", "[pytest]\npythonpath = .\nbizbench_benchmarks = mybench:Half\n")
     result = suite.pytester.runpytest("-v")
-    result.stdout.fnmatch_lines([
-        "*::c1[[]field-accuracy[]] PASSED 1.00*",
-        "*::i1[[]field-accuracy[]] PASSED 1.00*",
-        "*::i1[[]half[]] PASSED 0.50*",
-    ])
+    result.stdout.fnmatch_lines(
+        [
+            "*::c1[[]field-accuracy[]] PASSED 1.00*",
+            "*::i1[[]field-accuracy[]] PASSED 1.00*",
+            "*::i1[[]half[]] PASSED 0.50*",
+        ]
+    )
     assert suite.metrics("half")["accuracy"] == 0.5
     assert suite.report()["benchmarks"]["half"]["version"] == "0.1.0"
 
@@ -52,8 +57,11 @@ def test_register_by_ini(suite: Suite) -> None:
 def test_register_by_hook_instance_or_class(suite: Suite) -> None:
     write_cases(suite)
     suite.write("mybench.py", BENCH_MODULE)
-    suite.write("conftest.py", "from mybench import Half\n"
-                "def pytest_bizbench_add_benchmarks(config):\n    return [Half()]\n")
+    suite.write(
+        "conftest.py",
+        "from mybench import Half\n"
+        "def pytest_bizbench_add_benchmarks(config):\n    return [Half()]\n",
+    )
     suite.write("pytest.ini", "[pytest]\npythonpath = .\nbizbench_builtin_benchmarks = false\n")
     result = suite.pytester.runpytest("-v")
     result.stdout.fnmatch_lines(["*::i1[[]half[]] PASSED 0.50*"])
@@ -99,7 +107,9 @@ def test_registration_and_option_errors_are_usage_errors(
 
 def test_duplicate_benchmark_name_is_usage_error(suite: Suite) -> None:
     write_cases(suite)
-    suite.write("conftest.py", """
+    suite.write(
+        "conftest.py",
+        """
 from pytest_bizbench import BenchmarkPlugin, ScoredDocument
 
 class Mine(BenchmarkPlugin):
@@ -112,7 +122,8 @@ class Mine(BenchmarkPlugin):
 
 def pytest_bizbench_add_benchmarks(config):
     return [Mine]
-""")
+""",
+    )
     result = suite.pytester.runpytest()
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     result.stderr.fnmatch_lines(["*benchmark name 'field-accuracy' is used by both*"])

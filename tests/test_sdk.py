@@ -70,8 +70,12 @@ def test_positional_and_keyword_constructors() -> None:
 )
 def test_condition_operators(field: str, op: str, value: Any, expected: bool) -> None:
     d = doc(
-        ground_truth={"vendor": "ACME Corp", "total": 150, "amount_text": "1,500.50",
-                      "tags": ["urgent", "q1"]},
+        ground_truth={
+            "vendor": "ACME Corp",
+            "total": 150,
+            "amount_text": "1,500.50",
+            "tags": ["urgent", "q1"],
+        },
         metadata={"country": "DE"},
         extracted_fields={"extra": "YES", "vendor": "ignored: ground truth wins"},
         model="v2",
@@ -80,15 +84,19 @@ def test_condition_operators(field: str, op: str, value: Any, expected: bool) ->
 
 
 def test_lookup_order_prefers_ground_truth_then_metadata() -> None:
-    d = doc(ground_truth={"k": "gt"}, metadata={"k": "meta", "m": "meta"},
-            extracted_fields={"k": "x", "m": "x"})
+    d = doc(
+        ground_truth={"k": "gt"},
+        metadata={"k": "meta", "m": "meta"},
+        extracted_fields={"k": "x", "m": "x"},
+    )
     assert MatchCondition("k", "eq", "gt").holds(d)
     assert MatchCondition("m", "eq", "meta").holds(d)
 
 
 def test_rule_needs_all_conditions() -> None:
-    rule = MatchRule("big-de", [MatchCondition("total", "gt", 100),
-                                MatchCondition("country", "eq", "DE")])
+    rule = MatchRule(
+        "big-de", [MatchCondition("total", "gt", 100), MatchCondition("country", "eq", "DE")]
+    )
     assert rule.matches(doc(ground_truth={"total": 101, "country": "de"}))
     assert not rule.matches(doc(ground_truth={"total": 99, "country": "de"}))
 
@@ -117,8 +125,13 @@ def test_rule_validation(rule: MatchRule, problem: str) -> None:
     assert any(problem in p for p in rule.validate())
 
 
-def scored(doc_id: str, score: float, details: dict[str, Any] | None = None,
-           rules: tuple[str, ...] = (), group: str | None = None) -> ScoredDocument:
+def scored(
+    doc_id: str,
+    score: float,
+    details: dict[str, Any] | None = None,
+    rules: tuple[str, ...] = (),
+    group: str | None = None,
+) -> ScoredDocument:
     return ScoredDocument(doc(doc_id), score, details or {}, rules, group)
 
 
@@ -185,7 +198,10 @@ def test_default_compare(base: float, cand: float, verdict: str, regression: boo
     assert result["baseline_accuracy"] == base
     assert result["candidate_accuracy"] == cand
     assert result["per_field_deltas"]["a"] == {
-        "baseline": 0.5, "candidate": 0.75, "delta": 0.25, "improved": True,
+        "baseline": 0.5,
+        "candidate": 0.75,
+        "delta": 0.25,
+        "improved": True,
     }
     assert result["per_field_deltas"]["b"]["delta"] == 1.0
 
@@ -230,8 +246,11 @@ def test_registration_validation_names_class_and_field(attrs: dict[str, Any], pr
 
 
 def test_registration_requires_score_and_base_class() -> None:
-    no_score = type("NoScore", (BenchmarkPlugin,), {
-        "name": "x", "version": "1.0.0", "description": "d", "target_labels": ["*"]})
+    no_score = type(
+        "NoScore",
+        (BenchmarkPlugin,),
+        {"name": "x", "version": "1.0.0", "description": "d", "target_labels": ["*"]},
+    )
     with pytest.raises(pytest.UsageError, match="NoScore: score must be implemented"):
         validate_benchmark_class(no_score)
     with pytest.raises(pytest.UsageError, match="not a subclass of BenchmarkPlugin"):

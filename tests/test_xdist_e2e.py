@@ -39,24 +39,43 @@ def build(suite: Suite, n: int = 24) -> None:
     docs = []
     for i in range(n):
         country = ("DE", "FR", "US")[i % 3]
-        docs.append(doc(f"inv-{i:03d}", {"total": i * 10, "vendor": f"Vendor {i}"},
-                        metadata={"country": country}))
+        docs.append(
+            doc(
+                f"inv-{i:03d}",
+                {"total": i * 10, "vendor": f"Vendor {i}"},
+                metadata={"country": country},
+            )
+        )
     docs.append(doc("crash", {"total": 1, "vendor": "x"}))
     suite.cases("cases/a.ground-truth.jsonl", docs[: n // 2])
     suite.cases("cases/sub/b.ground-truth.jsonl", docs[n // 2 :])
-    v1 = {f"inv-{i:03d}": {"total": i * 10 if i % 4 else 0, "vendor": f"Vendor {i}"}
-          for i in range(n)}
+    v1 = {
+        f"inv-{i:03d}": {"total": i * 10 if i % 4 else 0, "vendor": f"Vendor {i}"} for i in range(n)
+    }
     v1["crash"] = {"total": 1, "vendor": "x"}
     suite.write("v1.json", json.dumps(v1))
-    suite.write("v2.jsonl", jsonl(
-        {"id": f"inv-{i:03d}", "extracted_fields": {"total": i * 10, "vendor": f"vendor {i}"}}
-        for i in range(n) if i != 5
-    ) + jsonl([{"id": "crash", "extracted_fields": {"total": 1}}]))
+    suite.write(
+        "v2.jsonl",
+        jsonl(
+            {"id": f"inv-{i:03d}", "extracted_fields": {"total": i * 10, "vendor": f"vendor {i}"}}
+            for i in range(n)
+            if i != 5
+        )
+        + jsonl([{"id": "crash", "extracted_fields": {"total": 1}}]),
+    )
     suite.write("bad.ground-truth.jsonl", "{not json}\n")
 
 
-ARGS = ("--bizbench-predictions", "v1=v1.json", "--bizbench-predictions", "v2=v2.jsonl",
-        "--bizbench-threshold", "totals:accuracy>=0.5", "-p", "no:cacheprovider")
+ARGS = (
+    "--bizbench-predictions",
+    "v1=v1.json",
+    "--bizbench-predictions",
+    "v2=v2.jsonl",
+    "--bizbench-threshold",
+    "totals:accuracy>=0.5",
+    "-p",
+    "no:cacheprovider",
+)
 
 
 def without_run(report: dict[str, Any]) -> dict[str, Any]:
@@ -97,15 +116,18 @@ def test_crashed_worker_item_is_an_error_and_the_rest_is_scored(
     build(suite, n=6)
     monkeypatch.setenv("BIZBENCH_TEST_KILL", "1")
     result = suite.pytester.runpytest_subprocess(
-        "-n", "2", "-k", "totals", "--bizbench-predictions", "v1=v1.json",
+        "-n",
+        "2",
+        "-k",
+        "totals",
+        "--bizbench-predictions",
+        "v1=v1.json",
     )
     assert result.ret == 1
     report = suite.report()
     crashed = [e for e in report["completeness"]["errors"] if "crash" in e["nodeid"]]
     assert crashed, report["completeness"]["errors"]
     docs = report["benchmarks"]["totals"]["models"]["v1"]["documents"]
-    assert {d["id"] for d in docs if d["outcome"] == "passed"} == {
-        f"inv-{i:03d}" for i in range(6)
-    }
+    assert {d["id"] for d in docs if d["outcome"] == "passed"} == {f"inv-{i:03d}" for i in range(6)}
     assert report["completeness"]["complete"] is False
     assert report["gate"]["passed"] is False

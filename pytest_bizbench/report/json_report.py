@@ -39,8 +39,15 @@ class RunResult:
 def _benchmark_entry(registry: Registry, name: str) -> dict[str, Any]:
     benchmark = registry.get(name)
     if benchmark is None:
-        return {"version": "", "description": "", "metric_unit": "", "headline_metric": "",
-                "fingerprint": "", "config": {}, "models": {}}
+        return {
+            "version": "",
+            "description": "",
+            "metric_unit": "",
+            "headline_metric": "",
+            "fingerprint": "",
+            "config": {},
+            "models": {},
+        }
     return {
         "version": benchmark.version,
         "description": benchmark.description,

@@ -29,23 +29,41 @@ def headline_of(registry: Registry, name: str) -> str:
 
 def summary_table(result: RunResult, registry: Registry) -> Table:
     """One row per benchmark x model: headline, components, outcomes, verdict, delta."""
-    header = ["benchmark", "model", "headline", "value", "components", "docs",
-              "passed", "failed", "errors", "verdict", "delta"]
+    header = [
+        "benchmark",
+        "model",
+        "headline",
+        "value",
+        "components",
+        "docs",
+        "passed",
+        "failed",
+        "errors",
+        "verdict",
+        "delta",
+    ]
     rows = []
     for (name, model), docs in result.documents.items():
         metrics: Mapping[str, Any] = result.metrics.get((name, model), {})
         headline = headline_of(registry, name)
-        components = ", ".join(
-            f"{key} {fmt(metrics[key])}" for key in COMPONENTS if key in metrics
-        )
+        components = ", ".join(f"{key} {fmt(metrics[key])}" for key in COMPONENTS if key in metrics)
         outcomes = [d.outcome for d in docs]
         comparison = result.comparisons.get((name, model), {})
-        rows.append([
-            name, model, headline, fmt(metrics.get(headline)), components or "—",
-            str(len(docs)), str(outcomes.count(PASSED)), str(outcomes.count(FAILED)),
-            str(outcomes.count(ERROR)), str(comparison.get("verdict", "—")),
-            fmt(comparison.get("delta")),
-        ])
+        rows.append(
+            [
+                name,
+                model,
+                headline,
+                fmt(metrics.get(headline)),
+                components or "—",
+                str(len(docs)),
+                str(outcomes.count(PASSED)),
+                str(outcomes.count(FAILED)),
+                str(outcomes.count(ERROR)),
+                str(comparison.get("verdict", "—")),
+                fmt(comparison.get("delta")),
+            ]
+        )
     return header, rows
 
 
@@ -58,15 +76,20 @@ def side_by_side_table(result: RunResult, registry: Registry) -> Table | None:
     for name in sorted({name for name, _ in result.metrics}):
         per_model = {m: result.metrics.get((name, m), {}) for m in models}
         keys = [headline_of(registry, name), *COMPONENTS]
-        fields = sorted({f for metrics in per_model.values()
-                         for f in metrics.get("per_field_accuracy", {})})
+        fields = sorted(
+            {f for metrics in per_model.values() for f in metrics.get("per_field_accuracy", {})}
+        )
         for key in keys:
             if any(key in metrics for metrics in per_model.values()):
                 rows.append([name, key, *(fmt(per_model[m].get(key)) for m in models)])
         for field in fields:
-            rows.append([name, f"per_field_accuracy.{field}", *(
-                fmt(per_model[m].get("per_field_accuracy", {}).get(field)) for m in models
-            )])
+            rows.append(
+                [
+                    name,
+                    f"per_field_accuracy.{field}",
+                    *(fmt(per_model[m].get("per_field_accuracy", {}).get(field)) for m in models),
+                ]
+            )
     return ["benchmark", "metric", *models], rows
 
 

@@ -20,8 +20,10 @@ def text_table(table: Table) -> list[str]:
     header, rows = table
     widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
     line = "  ".join("-" * w for w in widths)
-    render = ["  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip()
-              for r in [header, *rows]]
+    render = [
+        "  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip()
+        for r in [header, *rows]
+    ]
     return [render[0], line, *render[1:]]
 
 
