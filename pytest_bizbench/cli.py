@@ -36,10 +36,11 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv[:1] == ["run"]:  # everything after `run` is pytest's, options included
+        return _run(argv[1:])
     parser = build_parser()
-    args = parser.parse_args(list(sys.argv[1:] if argv is None else argv))
-    if args.command == "run":
-        return _run(args.pytest_args)
+    parser.parse_args(argv)
     parser.print_help(sys.stderr)
     return USAGE_ERROR
 
