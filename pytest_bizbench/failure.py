@@ -39,7 +39,7 @@ class ScoreBelowPassMark(CaseFailure):
     def headline(self) -> str:
         p = self.payload
         score = p.score or 0.0
-        unscored = [name for name, _, entry in _entries(p.details) if entry.get("unscored")]
+        unscored = unscored_fields(p.details)
         if score >= self.pass_mark and unscored:
             why = f"fields not scored: {', '.join(unscored)}"
         else:
@@ -74,6 +74,11 @@ def _entries(details: Mapping[str, Any], prefix: str = "") -> Iterator[tuple[str
             yield from _entries(inner, dotted + ".")
         else:
             yield dotted, str(entry.get("rung", "")), entry
+
+
+def unscored_fields(details: Mapping[str, Any]) -> list[str]:
+    """Fields no rung could score (a model hook failed): the item cannot pass."""
+    return [name for name, _, entry in _entries(details) if entry.get("unscored")]
 
 
 def _short(value: Any) -> str:

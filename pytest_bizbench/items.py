@@ -7,7 +7,7 @@ other case still runs.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -23,6 +23,7 @@ from pytest_bizbench.failure import (
     CaseLoadError,
     MissingPrediction,
     ScoreBelowPassMark,
+    unscored_fields,
 )
 from pytest_bizbench.payload import ERROR, MISSING, PAYLOAD_KEY, DocumentPayload
 from pytest_bizbench.runstate import run_state
@@ -182,15 +183,10 @@ class CaseItem(BizbenchItem):
             raise MissingPrediction(payload.message)
         mark, source = self.pass_mark()
         score = payload.score or 0.0
-        if score < mark or any(_unscored(payload.details)):
+        if score < mark or unscored_fields(payload.details):
             raise ScoreBelowPassMark(payload, mark, source)
 
     def reportinfo(self) -> tuple[Path, int | None, str]:
         line = self.case.line - 1 if self.case.line else None
         return self.path, line, self.name
 
-
-def _unscored(details: dict[str, Any]) -> Iterator[str]:
-    for name, entry in details.items():
-        if isinstance(entry, dict) and entry.get("unscored"):
-            yield name

@@ -140,3 +140,24 @@ def test_bizbench_run_is_pytest_with_the_plugin(
 def test_bizbench_without_command_is_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
     assert main([]) == 2
     assert "usage: bizbench" in capsys.readouterr().err
+
+
+def test_a_field_no_rung_could_score_fails_the_item(suite: Suite) -> None:
+    suite.write(
+        "conftest.py",
+        """
+def pytest_bizbench_judge(field, expected, actual):
+    raise TimeoutError("judge model did not answer")
+""",
+    )
+    suite.cases("a.ground-truth.jsonl", [
+        doc("u", {"name": "Ann", "colour": "crimson"},
+            extracted_fields={"name": "Ann", "colour": "dark red"}),
+    ])
+    result = suite.pytester.runpytest()
+    assert result.ret == 1
+    result.stdout.fnmatch_lines([
+        "u scored 0.50 on field-accuracy (model default): fields not scored: colour",
+        "  colour  expected 'crimson', got 'dark red'  "
+        "(judge 0.00*judge-error: TimeoutError: judge model did not answer)",
+    ])
