@@ -7,7 +7,7 @@ xdist run aggregate the same data the same way (SPEC §9).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -178,3 +178,34 @@ def metrics_by_benchmark(
         if problem:
             problems.append(problem)
     return results, problems
+
+
+def paired_by_benchmark(
+    documents: Mapping[tuple[str, str], list[ReportDocument]],
+    metrics: Mapping[tuple[str, str], Mapping[str, Any]],
+    registry: Registry,
+    models: Sequence[str],
+) -> tuple[dict[str, dict[str, Any]], list[str]]:
+    """Each later model against the first one given (A), per benchmark: `"<B>-vs-<A>"`."""
+    paired: dict[str, dict[str, Any]] = {}
+    problems: list[str] = []
+    for name in sorted({name for name, _ in documents}):
+        benchmark = registry.get(name)
+        present = [m for m in models if (name, m) in documents]
+        if benchmark is None or len(present) < 2:
+            continue
+        a = present[0]
+        a_scored = [d.scored() for d in documents[name, a] if d.outcome != ERROR]
+        for b in present[1:]:
+            b_scored = [d.scored() for d in documents[name, b] if d.outcome != ERROR]
+            try:
+                result = benchmark.compare_models(
+                    metrics[name, a], metrics[name, b], a_scored, b_scored
+                )
+            except Exception as exc:
+                problems.append(
+                    f"benchmark {name!r}: compare_models() raised {type(exc).__name__}: {exc}"
+                )
+                continue
+            paired.setdefault(name, {})[f"{b}-vs-{a}"] = jsonable(result, bounded=False)
+    return paired, problems

@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from pytest_bizbench.aggregate import Aggregator, metrics_by_benchmark
+from pytest_bizbench.aggregate import Aggregator, metrics_by_benchmark, paired_by_benchmark
 from pytest_bizbench.gate import Completeness, evaluate_thresholds, gate_reasons
 from pytest_bizbench.report import RunResult, build_report, write_report
 from pytest_bizbench.report.markdown import append_step_summary
@@ -103,14 +103,18 @@ class Controller:
         registry = state.registry
         documents = self.aggregator.by_benchmark()
         metrics, problems = metrics_by_benchmark(documents, registry)
+        paired, pair_problems = paired_by_benchmark(
+            documents, metrics, registry, state.settings.models
+        )
         thresholds = evaluate_thresholds(state.settings.thresholds, metrics)
         self.result = RunResult(
             documents=documents,
             metrics=metrics,
             thresholds=thresholds,
             completeness=completeness,
-            reasons=gate_reasons(thresholds, completeness, problems),
+            reasons=gate_reasons(thresholds, completeness, [*problems, *pair_problems]),
             run=self._run_info(),
+            paired=paired,
         )
         path = state.settings.report_path
         try:

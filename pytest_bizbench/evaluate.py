@@ -11,9 +11,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from pytest_bizbench.cases import GroundTruthCase
+from pytest_bizbench.casekinds import Case, CaseKind, PredictionShapeError
 from pytest_bizbench.payload import ERROR, MISSING, SCORED, DocumentPayload
-from pytest_bizbench.predictions import PredictionError, Predictions, fields_of
+from pytest_bizbench.predictions import PredictionError, Predictions
 from pytest_bizbench.sdk import (
     BenchmarkPlugin,
     ExtendedDocument,
@@ -22,7 +22,7 @@ from pytest_bizbench.sdk import (
     lookup_field,
 )
 
-PredictHook = Callable[[GroundTruthCase, str], Any]
+PredictHook = Callable[[Any, str], Any]
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,24 +33,25 @@ class Prediction:
     error: str | None = None
 
 
-def predict(
-    case: GroundTruthCase, model: str, predictions: Predictions, hook: PredictHook | None
-) -> Prediction:
-    """Look up a prediction: files, then inline fields, then the live hook (SPEC §3).
+def _shaped(kind: CaseKind, case: Case, raw: Any, latency: float | None = None) -> Prediction:
+    fields = kind.fields(case, raw)
+    return Prediction(fields is not None, fields or {}, latency)
 
-    Raises PredictionError when a prediction file cannot be read.
+
+def predict(
+    kind: CaseKind, case: Case, model: str, predictions: Predictions, hook: PredictHook | None
+) -> Prediction:
+    """Look up a prediction: files, then inline, then the live hook (SPEC §3).
+
+    Raises PredictionError when a prediction file cannot be read, and
+    PredictionShapeError when a prediction has the wrong shape.
     """
-    found, raw = predictions.lookup(model, case.id)
+    found, raw = predictions.lookup(model, kind.prediction_key(case))
     if found:
-        fields = fields_of(raw)
-        if fields is None:
-            raise PredictionError(
-                f"prediction for {case.id!r} (model {model}) is {type(raw).__name__}, "
-                "not an object of fields"
-            )
-        return Prediction(True, fields)
-    if case.extracted_fields is not None:
-        return Prediction(True, case.extracted_fields)
+        return _shaped(kind, case, raw)
+    inline = kind.inline_prediction(case)
+    if inline is not None:
+        return _shaped(kind, case, inline)
     if hook is None:
         return Prediction(False, {})
     start = time.perf_counter()
@@ -62,28 +63,10 @@ def predict(
     latency = (time.perf_counter() - start) * 1000.0
     if raw is None:
         return Prediction(False, {}, latency)
-    fields = fields_of(raw)
-    if fields is None:
-        return Prediction(
-            True, {}, latency, f"pytest_bizbench_predict returned {type(raw).__name__}"
-        )
-    return Prediction(True, fields, latency)
-
-
-def document_for(
-    case: GroundTruthCase, model: str, fields: dict[str, Any], source: str
-) -> ExtendedDocument:
-    return ExtendedDocument(
-        id=case.id,
-        filename=case.filename,
-        labels=list(case.labels),
-        metadata=case.metadata,
-        content=case.content,
-        ground_truth=case.ground_truth,
-        extracted_fields=fields,
-        model=model,
-        source=source,
-    )
+    try:
+        return _shaped(kind, case, raw, latency)
+    except PredictionShapeError as exc:
+        return Prediction(True, {}, latency, f"pytest_bizbench_predict: {exc}")
 
 
 def _group_key(benchmark: BenchmarkPlugin, document: ExtendedDocument) -> str | None:
@@ -96,7 +79,8 @@ def _group_key(benchmark: BenchmarkPlugin, document: ExtendedDocument) -> str | 
 
 
 def evaluate(
-    case: GroundTruthCase,
+    kind: CaseKind,
+    case: Case,
     benchmark: BenchmarkPlugin,
     model: str,
     *,
@@ -124,9 +108,9 @@ def evaluate(
         )
 
     try:
-        prediction = predict(case, model, predictions, hook)
-    except PredictionError as exc:
-        return payload(ERROR, None, message=str(exc))
+        prediction = predict(kind, case, model, predictions, hook)
+    except (PredictionError, PredictionShapeError) as exc:
+        return payload(ERROR, None, message=f"{exc} (model {model})")
     latency = {"latency_ms": prediction.latency_ms}
     if prediction.error is not None:
         return payload(
@@ -140,7 +124,7 @@ def evaluate(
         return payload(
             MISSING, 0.0, message=f"no prediction for {case.id} (model {model})", **latency
         )
-    document = document_for(case, model, prediction.fields, source)
+    document = kind.document(case, model, prediction.fields, source)
     try:
         result = benchmark.score(document)
     except Exception as exc:

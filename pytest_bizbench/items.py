@@ -15,7 +15,8 @@ from typing import Any
 import pytest
 from _pytest._code.code import ExceptionInfo, TerminalRepr
 
-from pytest_bizbench.cases import CaseError, GroundTruthCase, load_ground_truth
+from pytest_bizbench.casekinds import Case, CaseKind
+from pytest_bizbench.cases import CaseError
 from pytest_bizbench.evaluate import evaluate
 from pytest_bizbench.failure import (
     BenchmarkCrash,
@@ -29,15 +30,17 @@ from pytest_bizbench.payload import ERROR, MISSING, PAYLOAD_KEY, DocumentPayload
 from pytest_bizbench.runstate import run_state
 from pytest_bizbench.sdk import BenchmarkPlugin
 
-GROUND_TRUTH = "ground-truth"
-
 
 class CaseFile(pytest.File):
-    """A ground-truth file: one item per document x benchmark x model."""
+    """A case file: one item per case x benchmark x model, sorted by case id."""
+
+    def __init__(self, *, kind: CaseKind, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.kind = kind
 
     def collect(self) -> Iterable[pytest.Item]:
         state = run_state(self.config)
-        loaded = load_ground_truth(self.path, state.settings.max_case_bytes)
+        loaded = self.kind.load(self.path, state.settings)
         models = state.settings.models
         items: list[tuple[tuple[str, str, str], pytest.Item]] = []
         for entry in loaded:
@@ -46,7 +49,7 @@ class CaseFile(pytest.File):
                 name = _error_name(shown)
                 items.append(((name, "", ""), ErrorItem.from_parent(self, name=name, error=shown)))
                 continue
-            benchmarks = state.registry.targeting(GROUND_TRUTH, entry.labels)
+            benchmarks = state.registry.targeting(self.kind.name, entry.labels)
             if not benchmarks:
                 error = CaseError(
                     self.nodeid,
@@ -139,7 +142,7 @@ class CaseItem(BizbenchItem):
     """One case scored by one benchmark for one model."""
 
     def __init__(
-        self, *, case: GroundTruthCase, benchmark: BenchmarkPlugin, model: str, **kwargs: Any
+        self, *, case: Case, benchmark: BenchmarkPlugin, model: str, **kwargs: Any
     ) -> None:
         super().__init__(**kwargs)
         self.case = case
@@ -152,10 +155,13 @@ class CaseItem(BizbenchItem):
         predict = None
         if hook.get_hookimpls():
 
-            def predict(case: GroundTruthCase, model: str) -> Any:
+            def predict(case: Any, model: str) -> Any:
                 return hook(case=case, model=model, config=self.config)
 
+        kind = self.parent.kind if isinstance(self.parent, CaseFile) else None
+        assert kind is not None, "case items live in case files"
         payload = evaluate(
+            kind,
             self.case,
             self.benchmark,
             self.model,
@@ -189,4 +195,3 @@ class CaseItem(BizbenchItem):
     def reportinfo(self) -> tuple[Path, int | None, str]:
         line = self.case.line - 1 if self.case.line else None
         return self.path, line, self.name
-

@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from pytest_bizbench import hookspecs
+from pytest_bizbench.casekinds import kind_for
 from pytest_bizbench.controller import CONTROLLER, Controller
 from pytest_bizbench.failure import CaseFailure
 from pytest_bizbench.items import CaseFile
@@ -68,9 +69,10 @@ def pytest_sessionstart(session: pytest.Session) -> None:
 
 def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Collector | None:
     patterns = run_state(parent.config).settings.case_patterns
-    if any(fnmatch.fnmatch(file_path.name, pattern) for pattern in patterns):
-        return CaseFile.from_parent(parent, path=file_path)
-    return None
+    if not any(fnmatch.fnmatch(file_path.name, pattern) for pattern in patterns):
+        return None
+    kind = kind_for(file_path)
+    return None if kind is None else CaseFile.from_parent(parent, path=file_path, kind=kind)
 
 
 def pytest_report_teststatus(

@@ -116,17 +116,3 @@ class Predictions:
         if source is None:
             return False, None
         return source.get(case_id)
-
-
-def fields_of(prediction: Any) -> dict[str, Any] | None:
-    """A ground-truth prediction's fields; None when it is not an object.
-
-    An object that carries `extracted_fields` is read from there, so a ground-truth
-    file can serve as its own prediction file.
-    """
-    if not isinstance(prediction, dict):
-        return None
-    inner = prediction.get("extracted_fields")
-    if isinstance(inner, dict):
-        return inner
-    return prediction

@@ -325,6 +325,36 @@ class BenchmarkPlugin:
             "verdict": verdict,
         }
 
+    def compare_models(
+        self,
+        a_metrics: Mapping[str, Any],
+        b_metrics: Mapping[str, Any],
+        a_scored: list[ScoredDocument],
+        b_scored: list[ScoredDocument],
+    ) -> dict[str, Any]:
+        """Model B against model A in one run: `compare()` plus paired per-case deltas.
+
+        Reported under `benchmarks[NAME].paired["<B>-vs-<A>"]`; override to add
+        benchmark-specific breakdowns.
+        """
+        a_by_id = {s.document.id: s.score for s in a_scored}
+        deltas = {
+            s.document.id: s.score - a_by_id[s.document.id]
+            for s in _by_id(b_scored)
+            if s.document.id in a_by_id
+        }
+        values = list(deltas.values())
+        return {
+            **self.compare(a_metrics, b_metrics),
+            "cases": {
+                "n": len(values),
+                "mean_delta": _mean(values),
+                "b_better": sum(1 for v in values if v > 0),
+                "a_better": sum(1 for v in values if v < 0),
+                "ties": sum(1 for v in values if v == 0),
+            },
+        }
+
 
 def _is_number(value: Any) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool)

@@ -11,7 +11,15 @@ import pytest
 from pytest_bizbench.gate import Threshold, parse_threshold
 from pytest_bizbench.scoring import LadderConfig
 
-DEFAULT_CASE_PATTERNS = ("*.ground-truth.json", "*.ground-truth.jsonl")
+DEFAULT_CASE_PATTERNS = (
+    "*.ground-truth.json",
+    "*.ground-truth.jsonl",
+    "*.golden-assessment.yml",
+    "*.golden-assessment.yaml",
+    "*.qa.jsonl",
+    "*.agent-tasks.jsonl",
+    "*.agent-runs.jsonl",
+)
 DEFAULT_MODEL = "default"
 DEFAULT_REPORT = "bizbench-report.json"
 

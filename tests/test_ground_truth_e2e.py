@@ -152,6 +152,13 @@ def test_prediction_directory_and_jsonl_side_by_side(suite: Suite) -> None:
     assert suite.metrics(model="v1")["accuracy"] == pytest.approx((1 + 1 + 2 / 3) / 3)
     assert suite.metrics(model="v2")["accuracy"] == pytest.approx((1 + 0 + 2 / 3) / 3)
     result.stdout.fnmatch_lines(["models side by side:", "benchmark*metric*v1*v2*"])
+    # B against A (the first model given): only inv-2 differs, by 0 - 1
+    paired = suite.report()["benchmarks"]["field-accuracy"]["paired"]["v2-vs-v1"]
+    assert paired["delta"] == pytest.approx(-1 / 3)
+    assert paired["verdict"] == "regressed"
+    assert paired["cases"] == {
+        "n": 3, "mean_delta": pytest.approx(-1 / 3), "b_better": 0, "a_better": 1, "ties": 2,
+    }
     # -k selects by model naturally
     result = suite.pytester.runpytest(
         "-k", "v2", "--bizbench-predictions", "v1=v1", "--bizbench-predictions", "v2=v2.jsonl"

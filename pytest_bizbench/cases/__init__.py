@@ -4,13 +4,14 @@ reused (`bizbench validate`) on its own."""
 
 from .ground_truth import load_ground_truth
 from .jsonio import MAX_DEPTH, InputError, iter_jsonl, parse_json, read_text
-from .model import CaseError, GroundTruthCase
+from .model import CaseError, GroundTruthCase, content_hash
 
 __all__ = [
     "MAX_DEPTH",
     "CaseError",
     "GroundTruthCase",
     "InputError",
+    "content_hash",
     "iter_jsonl",
     "load_ground_truth",
     "parse_json",

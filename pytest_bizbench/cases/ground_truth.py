@@ -14,20 +14,15 @@ Decisions the spec leaves open:
 
 from __future__ import annotations
 
-import hashlib
 import json
 import re
 from pathlib import Path
 from typing import Any, TypeAlias
 
 from .jsonio import InputError, iter_jsonl, parse_json, read_text
-from .model import CaseError, GroundTruthCase
+from .model import CaseError, GroundTruthCase, content_hash
 
 _NON_SPACE = re.compile(r"\S")
-# check_circular off: parsed JSON cannot contain cycles, and hashing runs per document.
-_CANONICAL = json.JSONEncoder(
-    sort_keys=True, separators=(",", ":"), ensure_ascii=False, check_circular=False
-)
 _TYPE_NAMES: dict[type, str] = {
     dict: "object",
     list: "list",
@@ -164,15 +159,8 @@ def _document(
         ground_truth=ground_truth,
         extracted_fields=extracted,
         min_score=None if min_score is None else float(min_score),
-        case_hash=_case_hash(raw),
+        case_hash=content_hash(raw),
     )
-
-
-def _case_hash(raw: dict[str, Any]) -> str:
-    """Content identity of a document, independent of key order and formatting."""
-    canonical = _CANONICAL.encode(raw)
-    # surrogatepass: a lone "\ud800" escape is valid JSON but not encodable UTF-8.
-    return hashlib.sha256(canonical.encode("utf-8", "surrogatepass")).hexdigest()[:16]
 
 
 def _optional(raw: dict[str, Any], key: str, kind: type, expected: str, problems: list[str]) -> Any:

@@ -2,8 +2,22 @@
 
 from __future__ import annotations
 
+import hashlib
+import json
 from dataclasses import dataclass
 from typing import Any
+
+# check_circular off: parsed JSON cannot contain cycles, and hashing runs per case.
+_CANONICAL = json.JSONEncoder(
+    sort_keys=True, separators=(",", ":"), ensure_ascii=False, check_circular=False
+)
+
+
+def content_hash(raw: Any) -> str:
+    """Content identity of a case, independent of key order and formatting (SPEC §7)."""
+    canonical = _CANONICAL.encode(raw)
+    # surrogatepass: a lone "\ud800" escape is valid JSON but not encodable UTF-8.
+    return hashlib.sha256(canonical.encode("utf-8", "surrogatepass")).hexdigest()[:16]
 
 
 @dataclass(frozen=True, slots=True)

@@ -30,6 +30,7 @@ class RunResult:
     reasons: list[str]
     run: dict[str, Any]
     comparisons: Mapping[tuple[str, str], dict[str, Any]] = field(default_factory=dict)
+    paired: Mapping[str, dict[str, Any]] = field(default_factory=dict)
 
     @property
     def passed(self) -> bool:
@@ -69,6 +70,9 @@ def build_report(result: RunResult, registry: Registry) -> dict[str, Any]:
         }
         if (name, model) in result.comparisons:
             entry.setdefault("comparison", {})[model] = result.comparisons[name, model]
+    for name, pairs in result.paired.items():
+        if name in benchmarks:
+            benchmarks[name]["paired"] = pairs
     return {
         "schema_version": SCHEMA_VERSION,
         "tool": {"name": TOOL_NAME, "version": __version__},
