@@ -14,6 +14,7 @@ from `os.wait4` (RUSAGE_CHILDREN would be a max over every child so far). One
 unmeasured warm-up round first fills the page cache and the bytecode caches.
 
 Usage: python benchmarks/bench_vs_parametrize.py --docs 2000 [--docs 20000] [--runs 5]
+       [--xdist-docs 2000] [--src DIR]   (see benchmarks/README.md)
 """
 
 from __future__ import annotations
@@ -96,11 +97,11 @@ def commands(root: Path, xdist: bool) -> dict[str, tuple[list[str], Path]]:
     param = [py, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:bizbench", str(suite)]
     cmds = {
         "A": (plugin, root),
-        "B": (param, HERE.parent),
+        "B": (param, root),
         "C": ([py, str(HERE / "bare_loop.py"), str(root), str(root / "c.json")], root),
         # own report path: a collect-only run writes a report too (and fails the gate)
         "Aco": ([*plugin[:-1], str(root / "r-co.json"), "--collect-only", "-q"], root),
-        "Bco": ([*param, "--collect-only", "-q"], HERE.parent),
+        "Bco": ([*param, "--collect-only", "-q"], root),
     }
     if xdist:
         cmds["An2"] = ([*plugin, "-n", "2"], root)
@@ -120,12 +121,14 @@ def check_same_result(root: Path) -> str:
     return f"{accuracy['A']:.6f}"
 
 
-def child_env(root: Path, pycache: Path) -> dict[str, str]:
+def child_env(root: Path, pycache: Path, src: Path | None) -> dict[str, str]:
     """The children's environment: no PYTEST_* leaking in, and bytecode caching on.
 
     Bytecode (and pytest's rewritten-assert pyc) goes to a private prefix, so runs are
     warm like a developer's machine even where PYTHONDONTWRITEBYTECODE is set, and no
     __pycache__ lands in the repository; without it every run recompiles pytest.
+    `src` (a checkout's root) goes first on PYTHONPATH, so a fixed commit is measured
+    while the editable install's working tree is being edited.
     """
     env = {
         key: value
@@ -137,16 +140,25 @@ def child_env(root: Path, pycache: Path) -> dict[str, str]:
         "BIZBENCH_BENCH_ROOT": str(root),
         "BIZBENCH_BENCH_REPORT": str(root / "b.json"),
     }
+    if src is not None:
+        env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(src), env.get("PYTHONPATH")]))
     return env
 
 
-def bench_size(n_docs: int, runs: int, xdist: bool, pycache: Path) -> dict[str, Samples]:
+def bench_size(
+    n_docs: int, runs: int, xdist: bool, pycache: Path, src: Path | None
+) -> dict[str, Samples]:
     """Generate a suite of `n_docs`, run every configuration `runs` times, interleaved."""
     with tempfile.TemporaryDirectory(prefix=f"bizbench-{n_docs}-") as tmp:
         root = Path(tmp)
         generate_suite(root, n_docs, seed=0)
-        env = child_env(root, pycache)
+        env = child_env(root, pycache, src)
         cmds = commands(root, xdist)
+        probe = [sys.executable, "-c", "import pytest_bizbench as p; print(p.__file__)"]
+        loaded = subprocess.run(
+            probe, cwd=root, env=env, capture_output=True, text=True, check=True
+        )
+        print(f"  [{n_docs} docs] children import {loaded.stdout.strip()}", file=sys.stderr)
         results = {key: Samples() for key in cmds}
         for run in range(runs + 1):  # round 0 is the warm-up
             for key, (cmd, cwd) in cmds.items():
@@ -203,21 +215,28 @@ def main() -> None:
         "--xdist-docs",
         type=int,
         action="append",
-        help="sizes at which to time -n 2 as well (default: the smallest --docs; 0: never)",
+        help="sizes at which to time -n 2 as well (default: 2000 only; 0: never)",
+    )
+    parser.add_argument(
+        "--src",
+        type=Path,
+        help="import pytest_bizbench from this checkout (e.g. `git worktree add`) in the runs",
     )
     args = parser.parse_args()
+    src = args.src.resolve() if args.src else None
     sizes = args.docs or [2000]
-    xdist_sizes = set(args.xdist_docs or [min(sizes)])
+    xdist_sizes = set(args.xdist_docs or [2000])
     cores = os.cpu_count()
     print(
         f"# bizbench: plugin vs parametrize vs bare loop — python {platform.python_version()}, "
         f"pytest {pytest.__version__}, {cores} cores, {time.strftime('%Y-%m-%d')}"
     )
     print(f"# command: {' '.join([Path(sys.executable).name, *sys.argv])}")
+    print(f"# pytest_bizbench from: {src or 'the installed package'}")
     print(f"# load average at start: {os.getloadavg()[0]:.2f} (other work skews the figures)")
     with tempfile.TemporaryDirectory(prefix="bizbench-pycache-") as pycache:
         for n_docs in sizes:
-            results = bench_size(n_docs, args.runs, n_docs in xdist_sizes, Path(pycache))
+            results = bench_size(n_docs, args.runs, n_docs in xdist_sizes, Path(pycache), src)
             report(n_docs, results)
     print(f"\n# load average at end: {os.getloadavg()[0]:.2f}")
 

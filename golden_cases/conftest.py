@@ -20,6 +20,8 @@ from pytest_bizbench import (
 from pytest_bizbench.scoring.numbers import numbers_match, parse_number
 
 AMOUNT_FIELDS = ("total_amount", "tax_amount")
+# Agent workspaces hold the agents' own tests and conftests: never collect them.
+collect_ignore = ["predictions"]
 
 
 class InvoiceTotals(BenchmarkPlugin):

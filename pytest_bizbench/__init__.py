@@ -1,11 +1,14 @@
 """pytest-bizbench: evaluation of extraction, review and QA systems as pytest runs."""
 
 from pytest_bizbench.scoring.judge import Judge
+from pytest_bizbench.scoring.passk import pass_at_k
+from pytest_bizbench.scoring.refusal import is_refusal
 from pytest_bizbench.sdk import (
     BenchmarkPlugin,
     ExtendedDocument,
     MatchCondition,
     MatchRule,
+    NotApplicable,
     ScoredDocument,
 )
 
@@ -17,6 +20,9 @@ __all__ = [
     "Judge",
     "MatchCondition",
     "MatchRule",
+    "NotApplicable",
     "ScoredDocument",
     "__version__",
+    "is_refusal",
+    "pass_at_k",
 ]

@@ -11,7 +11,14 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from pytest_bizbench.payload import ERROR, MISSING, DocumentPayload, find_payload, jsonable
+from pytest_bizbench.payload import (
+    ERROR,
+    MISSING,
+    SCORED,
+    DocumentPayload,
+    find_payload,
+    jsonable,
+)
 from pytest_bizbench.registry import Registry
 from pytest_bizbench.sdk import BenchmarkPlugin, ExtendedDocument, ScoredDocument
 
@@ -37,12 +44,44 @@ class ReportDocument:
             "outcome": self.outcome,
             "details": p.details,
             "labels": list(p.labels),
+            # what compute() reads besides the score, so a merge can rebuild it
+            "filename": p.filename,
+            "metadata": p.metadata,
+            "rules": list(p.rules),
+            "group": p.group,
         }
         if p.latency_ms is not None:
             out["latency_ms"] = round(p.latency_ms, 3)
         if p.message and self.outcome != PASSED:
             out["message"] = p.message
         return out
+
+    @classmethod
+    def from_json(
+        cls, doc: Mapping[str, Any], benchmark: str, model: str, *, missing: bool
+    ) -> ReportDocument:
+        """The inverse of `as_json`, for documents of a saved report (shard merge)."""
+        outcome = str(doc["outcome"])
+        status = MISSING if missing else ERROR if outcome == ERROR else SCORED
+        latency = doc.get("latency_ms")
+        payload = DocumentPayload(
+            status=status,
+            benchmark=benchmark,
+            model=model,
+            id=doc["id"],
+            case=doc["case"],
+            case_hash=doc.get("case_hash"),
+            score=doc["score"],
+            details=dict(doc.get("details") or {}),
+            labels=tuple(doc.get("labels") or ()),
+            metadata=dict(doc.get("metadata") or {}),
+            filename=str(doc.get("filename") or ""),
+            rules=tuple(doc.get("rules") or ()),
+            group=doc.get("group"),
+            latency_ms=float(latency) if latency is not None else None,
+            message=str(doc.get("message") or ""),
+        )
+        return cls(str(doc["nodeid"]), outcome, payload)
 
     def scored(self) -> ScoredDocument:
         p = self.payload
@@ -54,7 +93,9 @@ class ReportDocument:
             model=p.model or "",
             source=p.case,
         )
-        return ScoredDocument(document, p.score or 0.0, p.details, p.rules, p.group)
+        return ScoredDocument(
+            document, p.score or 0.0, p.details, p.rules, p.group, latency_ms=p.latency_ms
+        )
 
 
 @dataclass(slots=True)

@@ -13,6 +13,10 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from pytest_bizbench.cases import CaseError, GroundTruthCase, load_ground_truth
+from pytest_bizbench.cases.agent import AgentTaskKind
+from pytest_bizbench.cases.golden import GoldenAssessmentKind
+from pytest_bizbench.cases.model import PredictionShapeError as PredictionShapeError  # noqa: PLC0414
+from pytest_bizbench.cases.qa import QAKind
 from pytest_bizbench.sdk import ExtendedDocument
 from pytest_bizbench.settings import Settings
 
@@ -34,10 +38,6 @@ class Case(Protocol):
     def min_score(self) -> float | None: ...
     @property
     def case_hash(self) -> str: ...
-
-
-class PredictionShapeError(Exception):
-    """A prediction exists but does not have the shape its case type needs."""
 
 
 class CaseKind(Protocol):
@@ -114,7 +114,12 @@ class GroundTruthKind:
         )
 
 
-CASE_KINDS: tuple[CaseKind, ...] = (GroundTruthKind(),)
+CASE_KINDS: tuple[CaseKind, ...] = (
+    GroundTruthKind(),
+    AgentTaskKind(),
+    GoldenAssessmentKind(),
+    QAKind(),
+)
 
 
 def kind_for(path: Path) -> CaseKind | None:

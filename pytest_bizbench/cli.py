@@ -6,18 +6,100 @@ import argparse
 import os
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 
 import pytest
+
+from pytest_bizbench.baseline import compare_reports
+from pytest_bizbench.merge import MergeCommand, Shard
+from pytest_bizbench.report.html import render_html
+from pytest_bizbench.report.markdown import markdown_table, render_markdown
+from pytest_bizbench.report.reader import ReportError, read_report, recorded_registry, run_result
+from pytest_bizbench.report.tables import comparison_notes, comparison_table, worst_table
+from pytest_bizbench.report.terminal import text_table
+from pytest_bizbench.settings import BaselineOptions
 
 USAGE_ERROR = 2
 
 
-def _run(pytest_args: Sequence[str]) -> int:
-    """pytest with the plugin loaded, also where plugin autoloading is turned off."""
+def _with_plugin(pytest_args: Sequence[str]) -> list[str]:
+    """pytest arguments that load the plugin, also where plugin autoloading is off."""
     args = list(pytest_args)
     if os.environ.get("PYTEST_DISABLE_PLUGIN_AUTOLOAD"):
         args = ["-p", "pytest_bizbench.plugin", *args]
-    return int(pytest.main(args))
+    return args
+
+
+def _run(pytest_args: Sequence[str]) -> int:
+    return int(pytest.main(_with_plugin(pytest_args)))
+
+
+def _fail(command: str, message: object) -> int:
+    print(f"bizbench {command}: {message}", file=sys.stderr)
+    return USAGE_ERROR
+
+
+def _compare(args: argparse.Namespace) -> int:
+    """Verdicts of CANDIDATE against BASELINE; exit 1 on a regressed or stale verdict."""
+    try:
+        baseline = read_report(Path(args.baseline))
+        candidate = read_report(Path(args.candidate))
+    except ReportError as exc:
+        return _fail("compare", exc)
+    options = BaselineOptions(
+        allow_regression=args.allow_regression,
+        allow_stale=args.allow_stale,
+        require_significance=args.require_significance,
+        worst_cases=args.worst,
+    )
+    comparisons = compare_reports(baseline, candidate, options)
+    if not comparisons.results and not comparisons.problems:
+        return _fail("compare", "the reports share no benchmark and model to compare")
+    registry = recorded_registry(candidate)
+    sections = [
+        ("Compared with the baseline", comparison_table(comparisons.results, registry)),
+        ("Worst-regressed cases", worst_table(comparisons.results)),
+    ]
+    markdown = args.format == "markdown"
+    lines: list[str] = []
+    for title, table in sections:
+        if table is not None:
+            heading = [f"### {title}", ""] if markdown else [f"{title}:"]
+            lines += ["", *heading, *(markdown_table(table) if markdown else text_table(table))]
+    lines += [f"- {note}" for note in comparison_notes(comparisons.results)]
+    reasons = comparisons.reasons(options)
+    lines += ["", "verdict: FAILED" if reasons else "verdict: passed", *(f"- {r}" for r in reasons)]
+    print("\n".join(lines).lstrip("\n"))
+    return 1 if reasons else 0
+
+
+def _merge(args: argparse.Namespace, pytest_args: Sequence[str]) -> int:
+    """Shard reports -> one report, judged with the configuration of the current directory."""
+    try:
+        shards = [Shard(Path(path), read_report(Path(path))) for path in args.shards]
+    except ReportError as exc:
+        return _fail("merge", exc)
+    command = MergeCommand(shards, Path(args.output))
+    code = pytest.main(_with_plugin(pytest_args), plugins=[command])
+    print("\n".join(command.lines), file=sys.stdout if code in (0, 1) else sys.stderr)
+    return int(code) if code in (0, 1) else USAGE_ERROR
+
+
+def _report(args: argparse.Namespace) -> int:
+    """A saved report as markdown or one self-contained HTML page."""
+    try:
+        report = read_report(Path(args.report))
+    except ReportError as exc:
+        return _fail("report", exc)
+    text = render_html(report) if args.format == "html" else render_markdown(*run_result(report))
+    if args.output is None:
+        sys.stdout.write(text)
+        return 0
+    try:
+        Path(args.output).write_text(text, encoding="utf-8")
+    except OSError as exc:
+        return _fail("report", f"cannot write {args.output}: {exc.strerror or exc}")
+    return 0
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -32,6 +114,37 @@ def build_parser() -> argparse.ArgumentParser:
         description="Run pytest with the bizbench plugin; every argument goes to pytest.",
     )
     run.add_argument("pytest_args", nargs=argparse.REMAINDER)
+    compare = commands.add_parser(
+        "compare",
+        help="compare a report with a baseline report (exit 1 on regression)",
+        description="Verdict per benchmark and model of CANDIDATE against BASELINE, with "
+        "paired per-case deltas; exit 1 on a regressed or stale verdict, 2 on an "
+        "unreadable report.",
+    )
+    compare.add_argument("baseline", metavar="BASELINE")
+    compare.add_argument("candidate", metavar="CANDIDATE")
+    compare.add_argument("--format", choices=("text", "markdown"), default="text")
+    compare.add_argument("--worst", type=int, default=10, metavar="N", help="worst cases listed")
+    compare.add_argument("--require-significance", action="store_true")
+    compare.add_argument("--allow-regression", action="store_true")
+    compare.add_argument("--allow-stale", action="store_true")
+    merge = commands.add_parser(
+        "merge",
+        help="merge reports of CI shards into the report of one run",
+        description="Merge shard reports (disjoint cases, same benchmarks) into the report "
+        "a single run would give. Run it where the shards ran; pytest arguments after -- "
+        "(the shards' options, ini and conftests) decide benchmarks, thresholds and baseline.",
+    )
+    merge.add_argument("shards", nargs="+", metavar="SHARD")
+    merge.add_argument("-o", "--output", required=True, metavar="OUT")
+    report = commands.add_parser(
+        "report",
+        help="render a report as markdown or a self-contained HTML page",
+        description="Render a saved report; exit 2 when it cannot be read.",
+    )
+    report.add_argument("report", metavar="REPORT")
+    report.add_argument("--format", choices=("markdown", "html"), default="markdown")
+    report.add_argument("-o", "--output", default=None, metavar="FILE", help="default: stdout")
     return parser
 
 
@@ -39,8 +152,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv[:1] == ["run"]:  # everything after `run` is pytest's, options included
         return _run(argv[1:])
+    pytest_args: list[str] = []
+    if argv[:1] == ["merge"] and "--" in argv:  # what follows `--` is pytest's
+        cut = argv.index("--")
+        argv, pytest_args = argv[:cut], argv[cut + 1 :]
     parser = build_parser()
-    parser.parse_args(argv)
+    args = parser.parse_args(argv)
+    if args.command == "compare":
+        return _compare(args)
+    if args.command == "merge":
+        return _merge(args, pytest_args)
+    if args.command == "report":
+        return _report(args)
     parser.print_help(sys.stderr)
     return USAGE_ERROR
 

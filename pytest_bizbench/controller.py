@@ -11,30 +11,92 @@ import datetime as dt
 import fnmatch
 import platform
 import time
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from pytest_bizbench.aggregate import Aggregator, metrics_by_benchmark, paired_by_benchmark
+from pytest_bizbench.agent_runs import AgentRuns, agent_benchmarks, collect_agent_runs
+from pytest_bizbench.aggregate import (
+    Aggregator,
+    ReportDocument,
+    metrics_by_benchmark,
+    paired_by_benchmark,
+)
+from pytest_bizbench.baseline import (
+    Comparisons,
+    accepts_verdicts,
+    compare_run,
+    load_baseline,
+    nothing_to_save,
+    save_baseline,
+)
 from pytest_bizbench.gate import Completeness, evaluate_thresholds, gate_reasons
 from pytest_bizbench.report import RunResult, build_report, write_report
 from pytest_bizbench.report.markdown import append_step_summary
 from pytest_bizbench.report.terminal import write_summary
-from pytest_bizbench.runstate import RUN_STATE
+from pytest_bizbench.runstate import RUN_STATE, RunState
 
 CONTROLLER = pytest.StashKey["Controller"]()
 
 
 def is_filtered(config: pytest.Config) -> bool:
-    """A selection made on purpose: -k, -m, --deselect, --lf or `::` node ids."""
+    """A selection made on purpose: -k, -m, --deselect, --lf, --sw, `::` node ids,
+    --bizbench-requirement, --bizbench-subset or --bizbench-limit."""
     option = config.option
     return bool(
         getattr(option, "keyword", "")
         or getattr(option, "markexpr", "")
         or getattr(option, "deselect", None)
         or getattr(option, "lf", False)
+        or getattr(option, "stepwise", False)  # --sw skips what passed before
+        or getattr(option, "bizbench_requirement", None)
+        or getattr(option, "bizbench_subset", None)
+        or getattr(option, "bizbench_limit", None) is not None
         or any("::" in str(arg) for arg in config.args)
+    )
+
+
+def conclude(
+    documents: Mapping[tuple[str, str], list[ReportDocument]],
+    completeness: Completeness,
+    state: RunState,
+    baseline: Mapping[str, Any] | None,
+    run: dict[str, Any],
+    *,
+    runs: AgentRuns | None = None,
+) -> RunResult:
+    """Metrics, model pairs, thresholds, baseline verdicts and the gate of a run.
+
+    Shared by the controller and `bizbench merge`, so merged shards judge exactly
+    like one run.
+    """
+    registry, settings = state.registry, state.settings
+    metrics, problems = metrics_by_benchmark(documents, registry)
+    paired, pair_problems = paired_by_benchmark(documents, metrics, registry, settings.models)
+    runs = runs or AgentRuns()
+    agent = agent_benchmarks(registry)
+    paired = {name: runs.with_deltas(p) if name in agent else p for name, p in paired.items()}
+    thresholds = evaluate_thresholds(settings.thresholds, metrics)
+    comparisons = (
+        compare_run(documents, metrics, registry, baseline, settings.baseline)
+        if baseline is not None
+        else Comparisons()
+    )
+    verdicts = comparisons.reasons(
+        settings.baseline, accept=accepts_verdicts(completeness, settings.baseline)
+    )
+    return RunResult(
+        documents=documents,
+        metrics=metrics,
+        thresholds=thresholds,
+        completeness=completeness,
+        reasons=gate_reasons(thresholds, completeness, [*problems, *pair_problems, *verdicts]),
+        run=run,
+        comparisons=comparisons.results,
+        paired=paired,
+        runs={name: runs.summaries() for name in agent if runs.by_model},
     )
 
 
@@ -48,6 +110,13 @@ class Controller:
         self.result: RunResult | None = None
         self.report_path: Path | None = None
         self.report_error: str | None = None
+        self.baseline: dict[str, Any] | None = None
+        self.saved_baseline: tuple[bool, str] | None = None
+
+    @pytest.hookimpl(trylast=True)
+    def pytest_sessionstart(self, session: pytest.Session) -> None:
+        """Read the baseline before anything runs, so a bad path fails at once."""
+        self.baseline = load_baseline(self.config.stash[RUN_STATE].settings.baseline)
 
     def _is_case(self, nodeid: str) -> bool:
         patterns = self.config.stash[RUN_STATE].settings.case_patterns
@@ -96,42 +165,52 @@ class Controller:
 
     @pytest.hookimpl(trylast=True)
     def pytest_sessionfinish(self, session: pytest.Session, exitstatus: int) -> None:
-        completeness = self._completeness(exitstatus)
-        if not (completeness.collected or self.aggregator.documents):
-            return  # nothing of ours ran: no report, no section, no gate
+        if self.config.option.collectonly:
+            return  # nothing was meant to run: no report, no gate
         state = self.config.stash[RUN_STATE]
+        runs = collect_agent_runs(self.config, state)  # no items: read here (agent_runs.py)
+        self.aggregator.errors.update(runs.errors)
+        completeness = self._completeness(exitstatus)
+        if not (completeness.collected or self.aggregator.documents or runs.by_model):
+            self.saved_baseline = nothing_to_save(state.settings.baseline)
+            if self.saved_baseline and session.exitstatus == pytest.ExitCode.OK:
+                session.exitstatus = pytest.ExitCode.TESTS_FAILED
+            return  # nothing of ours ran: no report, no section, no gate
         registry = state.registry
-        documents = self.aggregator.by_benchmark()
-        metrics, problems = metrics_by_benchmark(documents, registry)
-        paired, pair_problems = paired_by_benchmark(
-            documents, metrics, registry, state.settings.models
-        )
-        thresholds = evaluate_thresholds(state.settings.thresholds, metrics)
-        self.result = RunResult(
-            documents=documents,
-            metrics=metrics,
-            thresholds=thresholds,
-            completeness=completeness,
-            reasons=gate_reasons(thresholds, completeness, [*problems, *pair_problems]),
-            run=self._run_info(),
-            paired=paired,
+        self.result = conclude(
+            self.aggregator.by_benchmark(),
+            completeness,
+            state,
+            self.baseline,
+            self._run_info(),
+            runs=runs,
         )
         path = state.settings.report_path
+        report = build_report(self.result, registry)
         try:
-            write_report(build_report(self.result, registry), path)
+            write_report(report, path)
             self.report_path = path
         except OSError as exc:
             self.report_error = f"cannot write report {path}: {exc.strerror or exc}"
+        self.saved_baseline = save_baseline(report, completeness, state.settings.baseline)
         try:
             append_step_summary(self.result, registry)
         except OSError as exc:
             self.report_error = f"cannot append step summary: {exc}"
-        failed = not self.result.passed or self.report_error is not None
+        failed = (
+            not self.result.passed
+            or self.report_error is not None
+            or (self.saved_baseline is not None and not self.saved_baseline[0])
+        )
         if failed and session.exitstatus == pytest.ExitCode.OK:
             session.exitstatus = pytest.ExitCode.TESTS_FAILED
 
     def pytest_terminal_summary(self, terminalreporter: pytest.TerminalReporter) -> None:
-        if self.result is None:
-            return
-        registry = self.config.stash[RUN_STATE].registry
-        write_summary(terminalreporter, self.result, registry, self.report_path, self.report_error)
+        if self.result is not None:
+            registry = self.config.stash[RUN_STATE].registry
+            write_summary(
+                terminalreporter, self.result, registry, self.report_path, self.report_error
+            )
+        if self.saved_baseline is not None:
+            saved, message = self.saved_baseline
+            terminalreporter.write_line(f"bizbench: {message}", green=saved, red=not saved)

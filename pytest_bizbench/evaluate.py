@@ -12,36 +12,72 @@ from dataclasses import dataclass
 from typing import Any
 
 from pytest_bizbench.casekinds import Case, CaseKind, PredictionShapeError
-from pytest_bizbench.payload import ERROR, MISSING, SCORED, DocumentPayload
+from pytest_bizbench.payload import ERROR, MISSING, SCORED, SKIPPED, DocumentPayload
+from pytest_bizbench.predcache import PredictionCache
 from pytest_bizbench.predictions import PredictionError, Predictions
+from pytest_bizbench.scoring.passk import Spread
 from pytest_bizbench.sdk import (
     BenchmarkPlugin,
     ExtendedDocument,
+    NotApplicable,
     RegexTimeout,
+    ScoredDocument,
     check_scored,
     lookup_field,
 )
 
 PredictHook = Callable[[Any, str], Any]
+RUNS_KEY = "runs"
 
 
 @dataclass(frozen=True, slots=True)
 class Prediction:
+    """A case's prediction: the fields of each run (one for a plain prediction)."""
+
     found: bool
-    fields: dict[str, Any]
+    runs: tuple[dict[str, Any], ...] = ()
     latency_ms: float | None = None
     error: str | None = None
 
 
+def _runs(raw: Any) -> list[Any]:
+    """The runs of a repeated prediction `{"runs": [p1, p2, ...]}` (an object with
+    that one key, a non-empty list); any other prediction is one run."""
+    if isinstance(raw, dict) and list(raw) == [RUNS_KEY]:
+        runs = raw[RUNS_KEY]
+        if isinstance(runs, list) and runs:
+            return runs
+    return [raw]
+
+
 def _shaped(kind: CaseKind, case: Case, raw: Any, latency: float | None = None) -> Prediction:
-    fields = kind.fields(case, raw)
-    return Prediction(fields is not None, fields or {}, latency)
+    """The prediction's runs as the kind's fields. A kind whose predictions already
+    hold samples (QA answers) has `merge_runs(case, runs)`, which makes the runs one
+    prediction with all their samples, so its own sample statistics see them all."""
+    shaped = [kind.fields(case, run) for run in _runs(raw)]
+    runs = tuple(fields for fields in shaped if fields is not None)
+    if len(shaped) > 1 and len(runs) < len(shaped):
+        empty = ", ".join(str(i) for i, fields in enumerate(shaped, 1) if fields is None)
+        raise PredictionShapeError(
+            f"prediction for {case.id!r}: run {empty} of {len(shaped)} holds no prediction"
+        )
+    merge = getattr(kind, "merge_runs", None)
+    if merge is not None and len(runs) > 1:
+        runs = (merge(case, list(runs)),)
+    return Prediction(bool(runs), runs, latency)
 
 
 def predict(
-    kind: CaseKind, case: Case, model: str, predictions: Predictions, hook: PredictHook | None
+    kind: CaseKind,
+    case: Case,
+    model: str,
+    predictions: Predictions,
+    hook: PredictHook | None,
+    *,
+    cache: PredictionCache | None = None,
 ) -> Prediction:
-    """Look up a prediction: files, then inline, then the live hook (SPEC §3).
+    """Look up a prediction: files, then inline, then the live hook (SPEC §3), whose
+    answers `cache` keeps when given.
 
     Raises PredictionError when a prediction file cannot be read, and
     PredictionShapeError when a prediction has the wrong shape.
@@ -53,20 +89,26 @@ def predict(
     if inline is not None:
         return _shaped(kind, case, inline)
     if hook is None:
-        return Prediction(False, {})
+        return Prediction(False)
+    cached = cache.get(model, case.case_hash) if cache is not None else None
+    if cached is not None:
+        return _shaped(kind, case, cached.prediction, cached.latency_ms)
     start = time.perf_counter()
     try:
         raw = hook(case, model)
     except Exception as exc:
         latency = (time.perf_counter() - start) * 1000.0
-        return Prediction(True, {}, latency, f"{type(exc).__name__}: {exc}")
+        return Prediction(True, (), latency, f"{type(exc).__name__}: {exc}")
     latency = (time.perf_counter() - start) * 1000.0
     if raw is None:
-        return Prediction(False, {}, latency)
+        return Prediction(False, (), latency)
     try:
-        return _shaped(kind, case, raw, latency)
+        shaped = _shaped(kind, case, raw, latency)
     except PredictionShapeError as exc:
-        return Prediction(True, {}, latency, f"pytest_bizbench_predict: {exc}")
+        return Prediction(True, (), latency, f"pytest_bizbench_predict: {exc}")
+    if cache is not None:
+        cache.put(model, case.id, case.case_hash, raw, latency)
+    return shaped
 
 
 def _group_key(benchmark: BenchmarkPlugin, document: ExtendedDocument) -> str | None:
@@ -88,6 +130,7 @@ def evaluate(
     predictions: Predictions,
     hook: PredictHook | None,
     regex_timeout: float,
+    cache: PredictionCache | None = None,
 ) -> DocumentPayload:
     """The payload of one item; never raises for a bad prediction or benchmark."""
 
@@ -108,30 +151,42 @@ def evaluate(
         )
 
     try:
-        prediction = predict(kind, case, model, predictions, hook)
+        prediction = predict(kind, case, model, predictions, hook, cache=cache)
     except (PredictionError, PredictionShapeError) as exc:
         return payload(ERROR, None, message=f"{exc} (model {model})")
     latency = {"latency_ms": prediction.latency_ms}
+    missing: dict[str, Any] = {}
+    if prediction.error is not None or not prediction.found:
+        try:
+            missing = benchmark.missing_details(kind.document(case, model, {}, source))
+        except Exception as exc:
+            message = (
+                f"benchmark {benchmark.name!r}: missing_details() raised "
+                f"{type(exc).__name__}: {exc}"
+            )
+            return payload(ERROR, None, message=message, **latency)
     if prediction.error is not None:
         return payload(
             MISSING,
             0.0,
-            details={"error": prediction.error},
+            details={**missing, "error": prediction.error},
             message=f"prediction hook failed for {case.id} (model {model}): {prediction.error}",
             **latency,
         )
     if not prediction.found:
-        return payload(
-            MISSING, 0.0, message=f"no prediction for {case.id} (model {model})", **latency
-        )
-    document = kind.document(case, model, prediction.fields, source)
+        message = f"no prediction for {case.id} (model {model})"
+        return payload(MISSING, 0.0, details=missing, message=message, **latency)
+    documents = [kind.document(case, model, fields, source) for fields in prediction.runs]
     try:
-        result = benchmark.score(document)
+        results = [benchmark.score(document) for document in documents]
+    except NotApplicable as exc:
+        return payload(SKIPPED, None, message=str(exc), **latency)
     except Exception as exc:
         message = f"benchmark {benchmark.name!r} raised {type(exc).__name__}: {exc}"
         return payload(ERROR, None, message=message, **latency)
     try:
-        scored = check_scored(benchmark, result)
+        score, details, shown = _combine([check_scored(benchmark, r) for r in results])
+        document = documents[shown]
         rules = tuple(
             rule.name for rule in benchmark.MATCH_RULES if rule.matches(document, regex_timeout)
         )
@@ -139,9 +194,31 @@ def evaluate(
         return payload(ERROR, None, message=str(exc), **latency)
     return payload(
         SCORED,
-        float(scored.score),
-        details=scored.details,
+        score,
+        details=details,
         rules=rules,
         group=_group_key(benchmark, document),
         **latency,
     )
+
+
+def _combine(scored: list[ScoredDocument]) -> tuple[float, dict[str, Any], int]:
+    """(score, details, index of the run shown) of an item.
+
+    One run: its own. Several runs (a repeated prediction): the mean score, and the
+    details of the median-by-score run plus `runs` = `{n, mean, min, max, shown,
+    scores}`, so a reader sees a typical run and how far the runs spread.
+    """
+    if len(scored) == 1:
+        return float(scored[0].score), scored[0].details, 0
+    scores = [float(s.score) for s in scored]
+    spread = Spread.of(scores)
+    summary = {
+        "n": spread.n,
+        "mean": spread.mean,
+        "min": spread.min,
+        "max": spread.max,
+        "shown": spread.shown,
+        "scores": scores,
+    }
+    return spread.mean, {**scored[spread.shown].details, RUNS_KEY: summary}, spread.shown

@@ -56,6 +56,7 @@ class ScoreBelowPassMark(CaseFailure):
         if rows:
             width = max(len(name) for name, _ in rows)
             lines += [f"  {name:<{width}}  {_describe(entry)}" for name, entry in rows]
+        lines += _check_lines(self.payload.details)
         return "\n".join(lines)
 
 
@@ -74,6 +75,23 @@ def _entries(details: Mapping[str, Any], prefix: str = "") -> Iterator[tuple[str
             yield from _entries(inner, dotted + ".")
         else:
             yield dotted, str(entry.get("rung", "")), entry
+
+
+def _check_lines(details: Mapping[str, Any]) -> list[str]:
+    """An agent task's failed assertions (`details.assertions`, in task order), after
+    how many of its runs passed when there were several."""
+    lines = []
+    runs = details.get("runs")
+    if isinstance(runs, Mapping) and isinstance(runs.get("n"), int) and runs["n"] > 1:
+        lines.append(
+            f"  {runs.get('passed')} of {runs['n']} runs passed every assertion; "
+            f"shown: {details.get('run')}"
+        )
+    checks = details.get("assertions")
+    for check in checks if isinstance(checks, list) else ():
+        if isinstance(check, Mapping) and check.get("passed") is False:
+            lines.append(f"  {check.get('kind')} {check.get('path')}: {check.get('reason')}")
+    return lines
 
 
 def unscored_fields(details: Mapping[str, Any]) -> list[str]:

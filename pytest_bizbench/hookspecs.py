@@ -27,7 +27,15 @@ def pytest_bizbench_predict(case: Any, model: str, config: pytest.Config) -> Any
     Called on the process that runs the item, only when no prediction file and no
     inline `extracted_fields` provide one. `case` is the loaded case (for ground
     truth a `GroundTruthCase`). The first non-None result wins; its wall latency is
-    recorded as the document's `latency_ms`.
+    recorded as the document's `latency_ms`. An exception fails that item with
+    `details.error` = `"<Type>: <message>"`; the other items go on.
+
+    For a QA row `case` is a `QACase`: ask the model `case.prompt` (the question,
+    after the evidence when open book, ini `bizbench_open_book`), or build your own
+    from `case.question`, `case.evidence`, `case.passage` and `case.tags`. Return
+    `{"answer": str}`, `{"answers": [str, ...]}` (several samples), a string or a
+    list of strings. For any case type, `{"runs": [prediction, ...]}` is several
+    runs of the same case, each scored.
     """
     raise NotImplementedError
 
@@ -48,6 +56,8 @@ def pytest_bizbench_judge(field: str, expected: Any, actual: Any) -> float | Non
 
     Implementing this hook turns on the ladder's `judge` rung, used for strings
     that no cheaper rung matched. `pytest_bizbench.Judge.parse_score` reads a
-    judge model's raw text into that number.
+    judge model's raw text into that number. For a QA answer (`qa-answer`, a gold
+    answer that is text), `field` is the question, `expected` the gold answer and
+    `actual` the model's answer; `Judge.qa_prompt` builds the prompt for that.
     """
     raise NotImplementedError

@@ -26,7 +26,8 @@ from pytest_bizbench.failure import (
     ScoreBelowPassMark,
     unscored_fields,
 )
-from pytest_bizbench.payload import ERROR, MISSING, PAYLOAD_KEY, DocumentPayload
+from pytest_bizbench.payload import ERROR, MISSING, PAYLOAD_KEY, SKIPPED, DocumentPayload
+from pytest_bizbench.predcache import PredictionCache
 from pytest_bizbench.runstate import run_state
 from pytest_bizbench.sdk import BenchmarkPlugin
 
@@ -158,6 +159,7 @@ class CaseItem(BizbenchItem):
             def predict(case: Any, model: str) -> Any:
                 return hook(case=case, model=model, config=self.config)
 
+        cache_dir = state.settings.prediction_cache
         kind = self.parent.kind if isinstance(self.parent, CaseFile) else None
         assert kind is not None, "case items live in case files"
         payload = evaluate(
@@ -169,6 +171,7 @@ class CaseItem(BizbenchItem):
             predictions=state.predictions,
             hook=predict,
             regex_timeout=state.settings.regex_timeout,
+            cache=PredictionCache(cache_dir) if cache_dir else None,
         )
         self.attach(payload)
         if payload.status == ERROR:
@@ -187,6 +190,8 @@ class CaseItem(BizbenchItem):
         assert payload is not None, "setup() attaches the payload"
         if payload.status == MISSING:
             raise MissingPrediction(payload.message)
+        if payload.status == SKIPPED:  # in the call phase, so the item counts as run
+            raise pytest.skip.Exception(payload.message, _use_item_location=True)
         mark, source = self.pass_mark()
         score = payload.score or 0.0
         if score < mark or unscored_fields(payload.details):

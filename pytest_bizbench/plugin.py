@@ -17,8 +17,9 @@ from pytest_bizbench.casekinds import kind_for
 from pytest_bizbench.controller import CONTROLLER, Controller
 from pytest_bizbench.failure import CaseFailure
 from pytest_bizbench.items import CaseFile
-from pytest_bizbench.payload import find_score
+from pytest_bizbench.payload import find_note, find_score
 from pytest_bizbench.runstate import run_state, start_run
+from pytest_bizbench.selection import narrow_questions
 from pytest_bizbench.settings import add_options
 
 _PREVIOUS_SIGTERM = pytest.StashKey[Any]()
@@ -75,10 +76,16 @@ def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Col
     return None if kind is None else CaseFile.from_parent(parent, path=file_path, kind=kind)
 
 
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    narrow_questions(config, items)
+
+
 def pytest_report_teststatus(
     report: pytest.TestReport, config: pytest.Config
 ) -> tuple[str, str, tuple[str, dict[str, bool]]] | None:
-    """Show each case's score in verbose output: `PASSED 0.83`."""
+    """Show each case's score in verbose output: `PASSED 0.83`, and with `-v` the
+    benchmark's note on it: `PASSED 0.50 (p1 EXACT, p2 MISS)`."""
     if report.when != "call" or report.outcome not in ("passed", "failed"):
         return None
     score = find_score(report.user_properties)
@@ -86,7 +93,9 @@ def pytest_report_teststatus(
         return None
     letter = "." if report.outcome == "passed" else "F"
     markup = {"green": True} if report.outcome == "passed" else {"red": True}
-    return report.outcome, letter, (f"{report.outcome.upper()} {score:.2f}", markup)
+    word = f"{report.outcome.upper()} {score:.2f}"
+    note = find_note(report.user_properties) if config.option.verbose > 0 else ""
+    return report.outcome, letter, (f"{word} ({note})" if note else word, markup)
 
 
 @pytest.hookimpl(wrapper=True)

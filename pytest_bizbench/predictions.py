@@ -12,12 +12,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import yaml
-
+from pytest_bizbench.cases.agent import Workspace
 from pytest_bizbench.cases.jsonio import InputError, iter_jsonl, parse_json, read_text
+from pytest_bizbench.cases.yamlio import load_yaml
 from pytest_bizbench.settings import PredictionSpec
 
-_SafeLoader: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 _ID_KEYS = ("id", "financebench_id")
 
 
@@ -25,17 +24,10 @@ class PredictionError(Exception):
     """A prediction file that cannot be read; the items that need it are errors."""
 
 
-def _read_yaml(path: Path, max_bytes: int) -> Any:
-    try:
-        return yaml.load(read_text(path, max_bytes), Loader=_SafeLoader)
-    except yaml.YAMLError as exc:
-        raise InputError(f"malformed YAML: {exc}".replace("\n", " "), None) from None
-
-
 def _read_document(path: Path, max_bytes: int) -> Any:
     try:
         if path.suffix in (".yml", ".yaml"):
-            return _read_yaml(path, max_bytes)
+            return load_yaml(read_text(path, max_bytes))
         return parse_json(read_text(path, max_bytes))
     except InputError as exc:
         where = f"{path}:{exc.line}" if exc.line else str(path)
@@ -58,13 +50,17 @@ class PredictionSource:
     _table: dict[str, Any] | None = field(default=None, init=False)
 
     def get(self, case_id: str) -> tuple[bool, Any]:
-        """(found, prediction) for one case id."""
+        """(found, prediction) for one case id; in a directory source, a sub-directory
+        named after the id is found as a `Workspace` (an agent task's post-state)."""
         path = self.spec.path
         if path.is_dir():
             for suffix in (".json", ".yml", ".yaml"):
                 candidate = path / f"{case_id}{suffix}"
                 if candidate.is_file():
                     return True, _read_document(candidate, self.max_bytes)
+            workspace = path / case_id
+            if workspace.is_dir():
+                return True, Workspace(workspace)
             return False, None
         table = self._load()
         return (case_id in table), table.get(case_id)
@@ -103,16 +99,21 @@ class PredictionSource:
 
 @dataclass(slots=True)
 class Predictions:
-    """Every model's prediction sources, looked up per case and model."""
+    """Every model's prediction sources, looked up per case and model; a model with
+    several sources is looked up in them in the order given, the first find wins."""
 
-    sources: dict[str, PredictionSource]
+    sources: dict[str, list[PredictionSource]]
 
     @classmethod
     def open(cls, specs: tuple[PredictionSpec, ...], max_bytes: int) -> Predictions:
-        return cls({spec.model: PredictionSource(spec, max_bytes) for spec in specs})
+        sources: dict[str, list[PredictionSource]] = {}
+        for spec in specs:
+            sources.setdefault(spec.model, []).append(PredictionSource(spec, max_bytes))
+        return cls(sources)
 
     def lookup(self, model: str, case_id: str) -> tuple[bool, Any]:
-        source = self.sources.get(model)
-        if source is None:
-            return False, None
-        return source.get(case_id)
+        for source in self.sources.get(model, ()):
+            found, prediction = source.get(case_id)
+            if found:
+                return True, prediction
+        return False, None

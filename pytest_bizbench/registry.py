@@ -11,7 +11,11 @@ from importlib.metadata import entry_points
 
 import pytest
 
+from pytest_bizbench.benchmarks.agent_fs import AgentFs
 from pytest_bizbench.benchmarks.field_accuracy import FieldAccuracy
+from pytest_bizbench.benchmarks.qa_answer import QAAnswer
+from pytest_bizbench.benchmarks.review_assessment import ReviewAssessment
+from pytest_bizbench.benchmarks.review_retrieval import ReviewRetrieval
 from pytest_bizbench.scoring import Embedder, FieldLadder, JudgeFn
 from pytest_bizbench.sdk import BenchmarkPlugin, validate_benchmark_class
 from pytest_bizbench.settings import Settings
@@ -109,6 +113,13 @@ def build_registry(config: pytest.Config, settings: Settings) -> Registry:
                 FieldLadder(FieldAccuracy.ladder_config(settings.ladder), embed=embed, judge=judge)
             )
         )
+        found.append(AgentFs(settings.agent, settings.regex_timeout, settings.qa.pass_at_k))
+        qa = settings.qa
+        found.append(
+            QAAnswer(qa.scorer, qa.pass_at_k, settings.ladder.strictness, embed=embed, judge=judge)
+        )
+        found.append(ReviewAssessment(settings.review.thresholds))
+        found.append(ReviewRetrieval(settings.review))
     for returned in config.hook.pytest_bizbench_add_benchmarks(config=config):
         batch = returned if isinstance(returned, (list, tuple)) else [returned]
         found.extend(_instantiate(item, "pytest_bizbench_add_benchmarks") for item in batch)

@@ -16,6 +16,8 @@ from typing import Any, ClassVar, Literal
 import pytest
 import regex
 
+from pytest_bizbench.stats import bootstrap_ci
+
 Operator = Literal["eq", "neq", "gt", "gte", "lt", "lte", "contains", "not_contains", "regex"]
 OPERATORS: tuple[str, ...] = (
     "eq",
@@ -58,7 +60,8 @@ class ScoredDocument:
 
     `rules` and `group` are filled in by the plugin on the worker that scored the
     document, so `compute()` on the controller never evaluates a rule or looks up
-    a group key in data it no longer holds.
+    a group key in data it no longer holds. `latency_ms` is the wall time of the
+    live prediction call (None for predictions read from files), for `compute()`.
     """
 
     document: ExtendedDocument
@@ -66,6 +69,13 @@ class ScoredDocument:
     details: dict[str, Any] = field(default_factory=dict)
     rules: tuple[str, ...] = ()
     group: str | None = None
+    latency_ms: float | None = None
+
+
+class NotApplicable(Exception):
+    """Raised by `score()` for a case the benchmark has nothing to measure on (a review
+    prediction without retrieved parts): the item is skipped with this message and the
+    case is left out of the metrics, instead of scoring 0 for what was never asked."""
 
 
 class RegexTimeout(Exception):
@@ -241,6 +251,12 @@ class BenchmarkPlugin:
     def score(self, document: ExtendedDocument) -> ScoredDocument:
         raise NotImplementedError(f"{type(self).__name__}.score() is not implemented")
 
+    def missing_details(self, document: ExtendedDocument) -> dict[str, Any]:
+        """Details of a case without a prediction (it scores 0); `document` has the
+        ground truth and no extracted fields. Override so that such documents carry
+        the detail keys scored ones do."""
+        return {}
+
     def targets(self, labels: Iterable[str]) -> bool:
         return "*" in self.target_labels or any(label in self.target_labels for label in labels)
 
@@ -352,8 +368,17 @@ class BenchmarkPlugin:
                 "b_better": sum(1 for v in values if v > 0),
                 "a_better": sum(1 for v in values if v < 0),
                 "ties": sum(1 for v in values if v == 0),
+                # 95% bootstrap interval of mean_delta, fixed seed (stats.bootstrap_ci)
+                "ci95": bootstrap_ci(values),
             },
         }
+
+    def paired_tables(
+        self, paired: Mapping[str, Any]
+    ) -> list[tuple[str, list[str], list[list[str]]]]:
+        """(title, header, rows) tables of one `compare_models()` result, shown in the
+        terminal summary and the step summary; none by default."""
+        return []
 
 
 def _is_number(value: Any) -> bool:

@@ -3,11 +3,17 @@
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
 
+from pytest_bizbench.benchmarks.agent_fs import (
+    DEFAULT_GROUP_PATTERN,
+    DEFAULT_MAX_FILE_BYTES,
+    AgentConfig,
+)
+from pytest_bizbench.benchmarks.review_retrieval import REVIEW_INI, ReviewConfig
 from pytest_bizbench.gate import Threshold, parse_threshold
 from pytest_bizbench.scoring import LadderConfig
 
@@ -31,6 +37,33 @@ class PredictionSpec:
 
 
 @dataclass(frozen=True, slots=True)
+class BaselineOptions:
+    """Comparison with a baseline report and saving one (SPEC §7)."""
+
+    path: Path | None = None
+    save_path: Path | None = None
+    force: bool = False
+    allow_regression: bool = False
+    allow_stale: bool = False
+    require_significance: bool = False
+    worst_cases: int = 10
+
+
+@dataclass(frozen=True, slots=True)
+class QAOptions:
+    """QA rows (SPEC §5.4): which rows run, how answers are graded, what the model sees."""
+
+    subset: tuple[str, ...] = ()  # question types kept; empty keeps all
+    limit: int | None = None  # first N questions kept, after the subset
+    scorer: str = "auto"  # auto, exact, contains or numeric
+    pass_at_k: tuple[int, ...] = (1,)
+    open_book: bool | None = None  # None: when the row has evidence
+
+
+QA_SCORERS = ("auto", "exact", "contains", "numeric")
+
+
+@dataclass(frozen=True, slots=True)
 class Settings:
     predictions: tuple[PredictionSpec, ...]
     models: tuple[str, ...]
@@ -43,6 +76,12 @@ class Settings:
     ladder: LadderConfig
     benchmark_specs: tuple[str, ...]
     builtin_benchmarks: bool
+    requirements: tuple[str, ...] = ()  # --bizbench-requirement: review requirement ids
+    review: ReviewConfig = field(default_factory=ReviewConfig)
+    baseline: BaselineOptions = BaselineOptions()
+    agent: AgentConfig = field(default_factory=AgentConfig)
+    qa: QAOptions = QAOptions()
+    prediction_cache: Path | None = None
 
 
 def add_options(parser: pytest.Parser) -> None:
@@ -98,6 +137,118 @@ def add_options(parser: pytest.Parser) -> None:
     ini("bizbench_free_text_fields", "fields given similarity as partial credit.", "linelist")
     ini("bizbench_benchmarks", "benchmark classes as pkg.module:ClassName.", "linelist")
     ini("bizbench_builtin_benchmarks", "register the built-in benchmarks.", "bool", default=True)
+    group.addoption(
+        "--bizbench-requirement",
+        action="append",
+        default=[],
+        metavar="ID",
+        help="score only this review requirement (its id or <bundle_id>/<id>; repeatable).",
+    )
+    for key, (text, default) in REVIEW_INI.items():
+        ini(key, text, default=default)
+    ini(
+        "bizbench_agent_max_file_bytes",
+        "bytes an agent-task assertion reads of one file.",
+        default=str(DEFAULT_MAX_FILE_BYTES),
+    )
+    ini(
+        "bizbench_agent_group_pattern",
+        "regex whose first group is an agent task's group.",
+        default=DEFAULT_GROUP_PATTERN,
+    )
+    ini(
+        "bizbench_agent_run_fields",
+        "'name = path' lines: where agent-run records keep status, wall_seconds, turns, ...",
+        "linelist",
+    )
+    _add_baseline_options(group, parser)
+    _add_qa_options(group, parser)
+
+
+def _add_qa_options(group: pytest.OptionGroup, parser: pytest.Parser) -> None:
+    group.addoption(
+        "--bizbench-subset",
+        action="append",
+        default=[],
+        metavar="QUESTION_TYPE",
+        help="run only QA rows of this question_type (repeatable).",
+    )
+    group.addoption(
+        "--bizbench-limit",
+        type=int,
+        default=None,
+        metavar="N",
+        help="run only the first N QA questions (after --bizbench-subset).",
+    )
+    parser.addini(
+        "bizbench_qa_scorer",
+        "QA answer scorer: auto (numeric for FinanceBench, else exact), exact, contains, numeric.",
+        default="auto",
+    )
+    parser.addini(
+        "bizbench_pass_at_k", "k of pass@k over QA samples and agent runs, e.g. 1,3,5.", default="1"
+    )
+    parser.addini(
+        "bizbench_open_book",
+        "put a QA row's evidence into the prompt: auto (when the row has evidence), true, false.",
+        default="auto",
+    )
+    parser.addini(
+        "bizbench_prediction_cache",
+        "directory caching live predictions by model and case hash (relative to the ini file).",
+        default="",
+    )
+
+
+def _add_baseline_options(group: pytest.OptionGroup, parser: pytest.Parser) -> None:
+    group.addoption(
+        "--bizbench-baseline",
+        default=None,
+        metavar="PATH",
+        help="compare every benchmark and model with this report (verdicts gate the run).",
+    )
+    group.addoption(
+        "--bizbench-save-baseline",
+        default=None,
+        metavar="PATH",
+        help="save this run's report as the new baseline; refused after an incomplete "
+        "or filtered run.",
+    )
+    group.addoption(
+        "--bizbench-force-baseline",
+        action="store_true",
+        default=False,
+        help="save the baseline even after an incomplete or filtered run.",
+    )
+    group.addoption(
+        "--bizbench-allow-regression",
+        action="store_true",
+        default=False,
+        help="report regressed verdicts without failing the gate.",
+    )
+    group.addoption(
+        "--bizbench-allow-stale",
+        action="store_true",
+        default=False,
+        help="report stale verdicts (benchmark changed since the baseline) without failing.",
+    )
+    group.addoption(
+        "--bizbench-require-significance",
+        action="store_true",
+        default=None,
+        help="a regression (or improvement) counts only when the 95%% bootstrap CI of the "
+        "paired mean delta excludes 0.",
+    )
+    parser.addini("bizbench_baseline", "baseline report, relative to the ini file.", default="")
+    parser.addini(
+        "bizbench_require_significance",
+        "like --bizbench-require-significance.",
+        "bool",
+        default=False,
+    )
+    parser.addini(
+        "bizbench_worst_cases", "worst-regressed cases listed per comparison.", default="10"
+    )
 
 
 def _ini_base(config: pytest.Config) -> Path:
@@ -121,18 +272,22 @@ def _predictions(config: pytest.Config) -> tuple[PredictionSpec, ...]:
     if not given:
         given, base = list(config.getini("bizbench_predictions")), _ini_base(config)
     specs: list[PredictionSpec] = []
+    unnamed = 0
     for raw in given:
         model, sep, path_text = raw.partition("=")
         if not sep or not model.strip() or any(c in model for c in "/\\"):
             model, path_text = DEFAULT_MODEL, raw
+            unnamed += 1
         model, path_text = model.strip(), path_text.strip()
         path = (base / path_text).resolve()
         if not path.exists():
             raise pytest.UsageError(f"--bizbench-predictions {raw}: {path} does not exist")
-        if any(spec.model == model for spec in specs):
+        # A model named twice has several sources, tried in order; two unnamed
+        # sources are more likely two models whose names were forgotten.
+        if unnamed > 1:
             raise pytest.UsageError(
-                f"--bizbench-predictions: model {model!r} is given twice; name each "
-                "source MODEL=PATH"
+                "--bizbench-predictions: two sources without a model name; name each "
+                "source MODEL=PATH (a model named twice is looked up in its sources in order)"
             )
         specs.append(PredictionSpec(model, path))
     return tuple(specs)
@@ -167,6 +322,83 @@ def _report_path(config: pytest.Config) -> Path:
     return config.invocation_params.dir / DEFAULT_REPORT
 
 
+def _baseline_options(config: pytest.Config) -> BaselineOptions:
+    invoked = config.invocation_params.dir
+    option: str | None = config.getoption("bizbench_baseline")
+    ini = str(config.getini("bizbench_baseline")).strip()
+    path = invoked / option if option else (_ini_base(config) / ini if ini else None)
+    save: str | None = config.getoption("bizbench_save_baseline")
+    significance: bool | None = config.getoption("bizbench_require_significance")
+    return BaselineOptions(
+        path=path,
+        save_path=invoked / save if save else None,
+        force=bool(config.getoption("bizbench_force_baseline")),
+        allow_regression=bool(config.getoption("bizbench_allow_regression")),
+        allow_stale=bool(config.getoption("bizbench_allow_stale")),
+        require_significance=bool(
+            config.getini("bizbench_require_significance") if significance is None else True
+        ),
+        worst_cases=int(_number(config, "bizbench_worst_cases", 0, 10_000)),
+    )
+
+
+def _agent_config(config: pytest.Config) -> AgentConfig:
+    try:
+        return AgentConfig.from_ini(
+            str(config.getini("bizbench_agent_max_file_bytes")),
+            str(config.getini("bizbench_agent_group_pattern")),
+            config.getini("bizbench_agent_run_fields"),
+        )
+    except ValueError as exc:
+        raise pytest.UsageError(str(exc)) from None
+
+
+def _qa_options(config: pytest.Config) -> QAOptions:
+    limit: int | None = config.getoption("bizbench_limit")
+    if limit is not None and limit < 1:
+        raise pytest.UsageError(f"--bizbench-limit {limit}: must be at least 1")
+    scorer = str(config.getini("bizbench_qa_scorer")).strip().lower()
+    if scorer not in QA_SCORERS:
+        raise pytest.UsageError(
+            f"ini bizbench_qa_scorer = {scorer!r} must be one of {', '.join(QA_SCORERS)}"
+        )
+    raw_k = str(config.getini("bizbench_pass_at_k"))
+    try:
+        ks = tuple(sorted({int(part) for part in raw_k.replace(",", " ").split()}))
+    except ValueError:
+        ks = ()
+    if not ks or ks[0] < 1:
+        raise pytest.UsageError(
+            f"ini bizbench_pass_at_k = {raw_k!r} must be whole numbers >= 1, e.g. 1,3,5"
+        )
+    open_book = str(config.getini("bizbench_open_book")).strip().lower()
+    books = {"auto": None, "true": True, "false": False}
+    if open_book not in books:
+        raise pytest.UsageError(
+            f"ini bizbench_open_book = {open_book!r} must be auto, true or false"
+        )
+    subset: list[str] = config.getoption("bizbench_subset")
+    return QAOptions(
+        subset=tuple(s.strip() for s in subset if s.strip()),
+        limit=limit,
+        scorer=scorer,
+        pass_at_k=ks,
+        open_book=books[open_book],
+    )
+
+
+def _prediction_cache(config: pytest.Config) -> Path | None:
+    raw = str(config.getini("bizbench_prediction_cache")).strip()
+    return (_ini_base(config) / raw).resolve() if raw else None
+
+
+def _review_config(config: pytest.Config) -> ReviewConfig:
+    try:
+        return ReviewConfig.from_ini({key: str(config.getini(key)) for key in REVIEW_INI})
+    except ValueError as exc:
+        raise pytest.UsageError(str(exc)) from None
+
+
 def read_settings(config: pytest.Config) -> Settings:
     """Read and check every option once; a bad value is a `pytest.UsageError`."""
     date_order = str(config.getini("bizbench_date_order")).strip().upper()
@@ -184,7 +416,7 @@ def read_settings(config: pytest.Config) -> Settings:
     predictions = _predictions(config)
     return Settings(
         predictions=predictions,
-        models=tuple(spec.model for spec in predictions) or (DEFAULT_MODEL,),
+        models=tuple(dict.fromkeys(spec.model for spec in predictions)) or (DEFAULT_MODEL,),
         min_score=_min_score(config),
         thresholds=_thresholds(config),
         report_path=_report_path(config),
@@ -194,4 +426,10 @@ def read_settings(config: pytest.Config) -> Settings:
         ladder=ladder,
         benchmark_specs=tuple(config.getini("bizbench_benchmarks")),
         builtin_benchmarks=bool(config.getini("bizbench_builtin_benchmarks")),
+        requirements=tuple(config.getoption("bizbench_requirement")),
+        review=_review_config(config),
+        baseline=_baseline_options(config),
+        agent=_agent_config(config),
+        qa=_qa_options(config),
+        prediction_cache=_prediction_cache(config),
     )

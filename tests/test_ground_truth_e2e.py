@@ -156,8 +156,15 @@ def test_prediction_directory_and_jsonl_side_by_side(suite: Suite) -> None:
     paired = suite.report()["benchmarks"]["field-accuracy"]["paired"]["v2-vs-v1"]
     assert paired["delta"] == pytest.approx(-1 / 3)
     assert paired["verdict"] == "regressed"
+    # resampling the deltas (0, -1, 0): all three -1 has probability 1/27 > 2.5% and
+    # no -1 at all (2/3)**3 > 2.5%, so the 95% interval spans [-1, 0]
     assert paired["cases"] == {
-        "n": 3, "mean_delta": pytest.approx(-1 / 3), "b_better": 0, "a_better": 1, "ties": 2,
+        "n": 3,
+        "mean_delta": pytest.approx(-1 / 3),
+        "b_better": 0,
+        "a_better": 1,
+        "ties": 2,
+        "ci95": [-1.0, 0.0],
     }
     # -k selects by model naturally
     result = suite.pytester.runpytest(
@@ -325,7 +332,11 @@ def test_report_shape_terminal_and_step_summary(
         "missing": [],
     }
     text = (suite.path / "out" / "r.json").read_text()
-    assert text == json.dumps(json.loads(text), sort_keys=True, indent=1, ensure_ascii=False) + "\n"
+    assert (
+        text
+        == json.dumps(json.loads(text), sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+        + "\n"
+    )
     assert not [p for p in (suite.path / "out").iterdir() if p.name != "r.json"]
     md = summary.read_text()
     assert "## bizbench" in md
@@ -386,3 +397,10 @@ def test_help_lists_options_under_one_group(suite: Suite) -> None:
             "*--bizbench-report*",
         ]
     )
+
+
+def test_collect_only_writes_no_report_and_passes(suite: Suite) -> None:
+    write_basic(suite)
+    result = suite.pytester.runpytest("--collect-only", "--bizbench-predictions", "preds.json")
+    assert result.ret == 0
+    assert not (suite.path / "bizbench-report.json").exists()

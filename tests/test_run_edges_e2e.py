@@ -150,14 +150,22 @@ def pytest_bizbench_judge(field, expected, actual):
     raise TimeoutError("judge model did not answer")
 """,
     )
-    suite.cases("a.ground-truth.jsonl", [
-        doc("u", {"name": "Ann", "colour": "crimson"},
-            extracted_fields={"name": "Ann", "colour": "dark red"}),
-    ])
+    suite.cases(
+        "a.ground-truth.jsonl",
+        [
+            doc(
+                "u",
+                {"name": "Ann", "colour": "crimson"},
+                extracted_fields={"name": "Ann", "colour": "dark red"},
+            ),
+        ],
+    )
     result = suite.pytester.runpytest()
     assert result.ret == 1
-    result.stdout.fnmatch_lines([
-        "u scored 0.50 on field-accuracy (model default): fields not scored: colour",
-        "  colour  expected 'crimson', got 'dark red'  "
-        "(judge 0.00*judge-error: TimeoutError: judge model did not answer)",
-    ])
+    result.stdout.fnmatch_lines(
+        [
+            "u scored 0.50 on field-accuracy (model default): fields not scored: colour",
+            "  colour  expected 'crimson', got 'dark red'  "
+            "(judge 0.00*judge-error: TimeoutError: judge model did not answer)",
+        ]
+    )

@@ -20,6 +20,14 @@ def content_hash(raw: Any) -> str:
     return hashlib.sha256(canonical.encode("utf-8", "surrogatepass")).hexdigest()[:16]
 
 
+class PredictionShapeError(Exception):
+    """A prediction exists but does not have the shape its case type needs.
+
+    Defined here, next to `CaseError`, so a loader module that also holds its case
+    kind can raise it without importing `casekinds` (which imports the loaders).
+    """
+
+
 @dataclass(frozen=True, slots=True)
 class CaseError:
     """A problem with a case file or one case in it; becomes an error item.

@@ -31,6 +31,8 @@ class RunResult:
     run: dict[str, Any]
     comparisons: Mapping[tuple[str, str], dict[str, Any]] = field(default_factory=dict)
     paired: Mapping[str, dict[str, Any]] = field(default_factory=dict)
+    #: benchmark -> model -> summary of `*.agent-runs.jsonl` records (SPEC §5.5)
+    runs: Mapping[str, dict[str, Any]] = field(default_factory=dict)
 
     @property
     def passed(self) -> bool:
@@ -56,6 +58,9 @@ def _benchmark_entry(registry: Registry, name: str) -> dict[str, Any]:
         "headline_metric": benchmark.headline_metric,
         "fingerprint": fingerprint(benchmark),
         "config": benchmark.scoring_config(),
+        # compare()'s bounds, so `bizbench compare` can judge two saved reports
+        "regression_threshold": benchmark.REGRESSION_THRESHOLD,
+        "improvement_threshold": benchmark.IMPROVEMENT_THRESHOLD,
         "models": {},
     }
 
@@ -73,6 +78,8 @@ def build_report(result: RunResult, registry: Registry) -> dict[str, Any]:
     for name, pairs in result.paired.items():
         if name in benchmarks:
             benchmarks[name]["paired"] = pairs
+    for name, per_model in result.runs.items():
+        benchmarks.setdefault(name, _benchmark_entry(registry, name))["runs"] = per_model
     return {
         "schema_version": SCHEMA_VERSION,
         "tool": {"name": TOOL_NAME, "version": __version__},
@@ -85,8 +92,15 @@ def build_report(result: RunResult, registry: Registry) -> dict[str, Any]:
 
 
 def dumps(report: Mapping[str, Any]) -> str:
-    """Canonical text: sorted keys, so two runs differ only under "run"."""
-    return json.dumps(report, sort_keys=True, indent=1, ensure_ascii=False, allow_nan=False) + "\n"
+    """Canonical text: sorted keys, so two runs differ only under "run".
+
+    Compact on purpose: `indent` makes the json module fall back from its C encoder
+    to pure Python, which cost a third of the plugin's overhead on big suites.
+    """
+    text = json.dumps(
+        report, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False
+    )
+    return text + "\n"
 
 
 def write_report(report: Mapping[str, Any], path: Path) -> None:
@@ -100,6 +114,7 @@ def write_report(report: Mapping[str, Any], path: Path) -> None:
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as handle:
             handle.write(text)
+        os.chmod(tmp, 0o644)  # mkstemp makes 0600; reports and baselines are shared files
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)

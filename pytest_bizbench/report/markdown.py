@@ -9,9 +9,13 @@ from pytest_bizbench.registry import Registry
 from pytest_bizbench.report.json_report import RunResult
 from pytest_bizbench.report.tables import (
     Table,
+    comparison_notes,
+    comparison_table,
+    paired_sections,
     side_by_side_table,
     summary_table,
     threshold_table,
+    worst_table,
 )
 
 STEP_SUMMARY_ENV = "GITHUB_STEP_SUMMARY"
@@ -37,6 +41,15 @@ def render_markdown(result: RunResult, registry: Registry) -> str:
     side = side_by_side_table(result, registry)
     if side is not None:
         lines += ["", "### Models side by side", "", *markdown_table(side)]
+    for title, table in paired_sections(result, registry):
+        lines += ["", f"### {title}", "", *markdown_table(table)]
+    compared = comparison_table(result.comparisons, registry)
+    if compared is not None:
+        lines += ["", "### Compared with the baseline", "", *markdown_table(compared)]
+        lines += [f"- {_cell(note)}" for note in comparison_notes(result.comparisons)]
+    worst = worst_table(result.comparisons)
+    if worst is not None:
+        lines += ["", "### Worst-regressed cases", "", *markdown_table(worst)]
     if result.thresholds:
         lines += ["", "### Thresholds", "", *markdown_table(threshold_table(result))]
     if result.reasons:

@@ -10,7 +10,17 @@ from pytest_bizbench.payload import ERROR
 from pytest_bizbench.registry import Registry
 from pytest_bizbench.report.json_report import RunResult
 
-COMPONENTS = ("completeness", "correctness")
+# metrics shown next to the headline, where a benchmark reports them
+COMPONENTS = (
+    "completeness",
+    "correctness",
+    "mean_compliance_score",
+    "mean_evidence_score",
+    "micro_recall",
+    "mrr",
+    "refusal_rate",
+    "incorrect_rate",
+)
 Table = tuple[list[str], list[list[str]]]
 
 
@@ -93,6 +103,19 @@ def side_by_side_table(result: RunResult, registry: Registry) -> Table | None:
     return ["benchmark", "metric", *models], rows
 
 
+def paired_sections(result: RunResult, registry: Registry) -> list[tuple[str, Table]]:
+    """Each benchmark's own tables of its model pairs (`BenchmarkPlugin.paired_tables`)."""
+    sections: list[tuple[str, Table]] = []
+    for name, pairs in sorted(result.paired.items()):
+        benchmark = registry.get(name)
+        if benchmark is None:
+            continue
+        for label, paired in sorted(pairs.items()):
+            for title, header, rows in benchmark.paired_tables(paired):
+                sections.append((f"{name} {label}: {title}", (header, rows)))
+    return sections
+
+
 def threshold_table(result: RunResult) -> Table:
     header = ["threshold", "model", "actual", "result"]
     rows = [
@@ -100,3 +123,89 @@ def threshold_table(result: RunResult) -> Table:
         for t in result.thresholds
     ]
     return header, rows
+
+
+Comparisons = Mapping[tuple[str, str], Mapping[str, Any]]
+
+
+def _ci(paired: Mapping[str, Any]) -> str:
+    ci = paired.get("ci95")
+    return "—" if not ci else f"[{ci[0]:+.4f}, {ci[1]:+.4f}]"
+
+
+def comparison_table(comparisons: Comparisons, registry: Registry) -> Table | None:
+    """One row per benchmark x model compared with the baseline (SPEC §7)."""
+    if not comparisons:
+        return None
+    header = [
+        "benchmark",
+        "model",
+        "verdict",
+        "headline",
+        "baseline",
+        "candidate",
+        "delta",
+        "paired",
+        "mean delta",
+        "95% CI",
+        "new",
+        "removed",
+        "changed",
+    ]
+    rows = []
+    for (name, model), c in sorted(comparisons.items()):
+        headline = headline_of(registry, name)
+        paired = c.get("paired") or {}
+        rows.append(
+            [
+                name,
+                model,
+                str(c.get("verdict", "—")),
+                headline,
+                fmt(c.get(f"baseline_{headline}")),
+                fmt(c.get(f"candidate_{headline}")),
+                fmt(c.get("delta")),
+                str(paired.get("n", "—")),
+                fmt(paired.get("mean_delta")),
+                _ci(paired),
+                str(len(c.get("new_cases") or ())),
+                str(len(c.get("removed_cases") or ())),
+                str(len(c.get("stale_cases") or ())),
+            ]
+        )
+    return header, rows
+
+
+def _field_change(name: str, change: Mapping[str, Any]) -> str:
+    def score(value: Any) -> str:
+        return "—" if value is None else f"{value:.2f}"
+
+    return f"{name} {score(change.get('baseline'))}→{score(change.get('candidate'))}"
+
+
+def worst_table(comparisons: Comparisons) -> Table | None:
+    """The worst-regressed cases of every comparison, with the fields that moved."""
+    header = ["benchmark", "model", "case", "baseline", "candidate", "delta", "fields"]
+    rows = [
+        [
+            name,
+            model,
+            str(w["id"]),
+            fmt(w["baseline"]),
+            fmt(w["candidate"]),
+            fmt(w["delta"]),
+            ", ".join(_field_change(f, ch) for f, ch in (w.get("fields") or {}).items()) or "—",
+        ]
+        for (name, model), c in sorted(comparisons.items())
+        for w in c.get("worst") or ()
+    ]
+    return (header, rows) if rows else None
+
+
+def comparison_notes(comparisons: Comparisons) -> list[str]:
+    """Stale and not-significant explanations, one line per comparison that has one."""
+    return [
+        f"{name} ({model}): {c['message']}"
+        for (name, model), c in sorted(comparisons.items())
+        if c.get("message")
+    ]

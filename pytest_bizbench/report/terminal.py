@@ -8,11 +8,16 @@ import pytest
 
 from pytest_bizbench.registry import Registry
 from pytest_bizbench.report.json_report import RunResult
+from pytest_bizbench.report.markdown import markdown_table
 from pytest_bizbench.report.tables import (
     Table,
+    comparison_notes,
+    comparison_table,
+    paired_sections,
     side_by_side_table,
     summary_table,
     threshold_table,
+    worst_table,
 )
 
 
@@ -42,6 +47,23 @@ def write_summary(
         reporter.write_line("")
         reporter.write_line("models side by side:")
         for line in text_table(side):
+            reporter.write_line(line)
+    for title, table in paired_sections(result, registry):
+        reporter.write_line("")
+        reporter.write_line(f"{title}:")
+        for line in markdown_table(table):  # markdown, as in the step summary (SPEC §5.5)
+            reporter.write_line(line)
+    compared = comparison_table(result.comparisons, registry)
+    if compared is not None:
+        reporter.write_line("")
+        reporter.write_line("compared with the baseline:")
+        for line in [*text_table(compared), *comparison_notes(result.comparisons)]:
+            reporter.write_line(line)
+    worst = worst_table(result.comparisons)
+    if worst is not None:
+        reporter.write_line("")
+        reporter.write_line("worst-regressed cases:")
+        for line in text_table(worst):
             reporter.write_line(line)
     if result.thresholds:
         reporter.write_line("")

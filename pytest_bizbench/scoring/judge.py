@@ -1,4 +1,4 @@
-"""The judge rung's model side: the built-in rubric and reading a grade out of a reply."""
+"""The judge rung's model side: the built-in rubrics and reading a grade out of a reply."""
 
 from __future__ import annotations
 
@@ -12,6 +12,14 @@ Compare the extracted value with the expected (ground-truth) value and give a sc
 from 0 to 100: 100 when they state the same fact, even if worded or formatted
 differently; partial credit when the extracted value is incomplete or only partly
 right; 0 when it is wrong, unrelated or empty. Judge the meaning, not the wording.
+Answer with one JSON object and nothing else: {"score": N, "reason": "<one sentence>"}
+"""
+
+QA_RUBRIC = """You grade a system's answer to a question about business documents.
+Compare the answer with the gold answer and give a score from 0 to 100: 100 when
+the answer states what the gold answer states (other wording, rounding or units
+that mean the same are fine), partial credit when it is incomplete, 0 when it is
+wrong, contradicts the gold answer, or declines to answer.
 Answer with one JSON object and nothing else: {"score": N, "reason": "<one sentence>"}
 """
 
@@ -35,6 +43,16 @@ class Judge:
             default=str,
         )
         return f"{JUDGE_RUBRIC}\n{values}\n"
+
+    @staticmethod
+    def qa_prompt(question: str, expected: Any, answer: Any) -> str:
+        """The QA rubric followed by the question, the gold answer and the answer."""
+        values = json.dumps(
+            {"question": question, "gold_answer": expected, "answer": answer},
+            ensure_ascii=False,
+            default=str,
+        )
+        return f"{QA_RUBRIC}\n{values}\n"
 
     @staticmethod
     def parse_score(text: str) -> float | None:

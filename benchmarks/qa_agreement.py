@@ -1,0 +1,164 @@
+"""How far `qa-answer` agrees with human graders on a labelled answer set (SPEC §5.4).
+
+The set (`tests/data/qa_agreement/` by default) is FinanceBench-style QA rows in
+`questions.jsonl` (named so that `pytest tests` does not collect them as cases) and
+`answers.jsonl` rows `{financebench_id, config, model_answer, label}`, label one of
+`correct`, `incorrect`, `refusal`. Each answer is graded as
+`qa-answer` grades it (the file's scorer, then the refusal catalog); a grade of 0.5
+or more is correct. Printed: refusal precision, recall and F1; agreement on
+numeric-gold questions (correct or not); three-way agreement overall; each
+configuration's accuracy by our grades and by the labels, and the Spearman rank
+correlation of the two; then every disagreement.
+Usage: python benchmarks/qa_agreement.py [DIR]
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from pytest_bizbench.benchmarks.qa_answer import CORRECT_AT, QAAnswer
+from pytest_bizbench.cases.qa import QACase, load_qa
+from pytest_bizbench.scoring.answers import is_numeric_gold
+
+DEFAULT_DIR = Path(__file__).resolve().parent.parent / "tests" / "data" / "qa_agreement"
+CORRECT, INCORRECT, REFUSAL = "correct", "incorrect", "refusal"
+
+
+@dataclass(frozen=True, slots=True)
+class Graded:
+    question_id: str
+    config: str
+    answer: str
+    human: str
+    ours: str
+    numeric_gold: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Agreement:
+    graded: tuple[Graded, ...]
+    refusal_precision: float
+    refusal_recall: float
+    refusal_f1: float
+    numeric_agreement: float
+    numeric_answers: int
+    overall_agreement: float
+    accuracy: dict[str, tuple[float, float]]  # config -> (ours, human)
+    spearman: float
+
+
+def grade_all(directory: Path) -> list[Graded]:
+    questions: dict[str, QACase] = {}
+    for case in load_qa(directory / "questions.jsonl", 50_000_000):
+        if not isinstance(case, QACase):
+            raise SystemExit(f"bad question: {case.describe()}")
+        questions[case.id] = case
+    benchmark = QAAnswer()
+    graded = []
+    lines = (directory / "answers.jsonl").read_text(encoding="utf-8").splitlines()
+    for row in (json.loads(line) for line in lines if line.strip()):
+        case = questions[row["financebench_id"]]
+        scorer = benchmark.scorer_for(case.format)
+        entry = benchmark.grade(case.question, case.answer, row["model_answer"], scorer)
+        if entry["score"] >= CORRECT_AT:
+            ours = CORRECT
+        else:
+            ours = REFUSAL if entry["refusal"] else INCORRECT
+        graded.append(
+            Graded(
+                case.id,
+                row["config"],
+                row["model_answer"],
+                row["label"],
+                ours,
+                is_numeric_gold(case.answer),
+            )
+        )
+    return graded
+
+
+def ranks(values: Sequence[float]) -> list[float]:
+    """1-based ranks, ties sharing their mean rank."""
+    order = sorted(range(len(values)), key=lambda i: values[i])
+    result = [0.0] * len(values)
+    start = 0
+    while start < len(order):
+        end = start
+        while end + 1 < len(order) and values[order[end + 1]] == values[order[start]]:
+            end += 1
+        for position in range(start, end + 1):
+            result[order[position]] = (start + end) / 2 + 1
+        start = end + 1
+    return result
+
+
+def spearman(a: Sequence[float], b: Sequence[float]) -> float:
+    """Pearson correlation of the ranks."""
+    ra, rb = ranks(a), ranks(b)
+    mean_a, mean_b = math.fsum(ra) / len(ra), math.fsum(rb) / len(rb)
+    cov = math.fsum((x - mean_a) * (y - mean_b) for x, y in zip(ra, rb, strict=True))
+    var_a = math.fsum((x - mean_a) ** 2 for x in ra)
+    var_b = math.fsum((y - mean_b) ** 2 for y in rb)
+    return cov / math.sqrt(var_a * var_b) if var_a and var_b else 0.0
+
+
+def measure(directory: Path = DEFAULT_DIR) -> Agreement:
+    graded = grade_all(directory)
+    both = sum(1 for g in graded if g.human == REFUSAL and g.ours == REFUSAL)
+    said = sum(1 for g in graded if g.ours == REFUSAL)
+    truth = sum(1 for g in graded if g.human == REFUSAL)
+    precision = both / said if said else 0.0
+    recall = both / truth if truth else 0.0
+    f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
+    numeric = [g for g in graded if g.numeric_gold]
+    numeric_agree = sum(1 for g in numeric if (g.ours == CORRECT) == (g.human == CORRECT))
+    configs = sorted({g.config for g in graded})
+    accuracy = {}
+    for config in configs:
+        rows = [g for g in graded if g.config == config]
+        accuracy[config] = (
+            sum(g.ours == CORRECT for g in rows) / len(rows),
+            sum(g.human == CORRECT for g in rows) / len(rows),
+        )
+    return Agreement(
+        graded=tuple(graded),
+        refusal_precision=precision,
+        refusal_recall=recall,
+        refusal_f1=f1,
+        numeric_agreement=numeric_agree / len(numeric) if numeric else 0.0,
+        numeric_answers=len(numeric),
+        overall_agreement=sum(g.ours == g.human for g in graded) / len(graded),
+        accuracy=accuracy,
+        spearman=spearman([a for a, _ in accuracy.values()], [h for _, h in accuracy.values()]),
+    )
+
+
+def main(argv: list[str]) -> int:
+    directory = Path(argv[0]) if argv else DEFAULT_DIR
+    result = measure(directory)
+    n = len(result.graded)
+    print(f"answers: {n} ({result.numeric_answers} to numeric-gold questions)")
+    print(
+        f"refusal: precision {result.refusal_precision:.3f}  recall "
+        f"{result.refusal_recall:.3f}  F1 {result.refusal_f1:.3f}"
+    )
+    print(f"numeric agreement (correct or not): {result.numeric_agreement:.3f}")
+    print(f"overall agreement (correct / incorrect / refusal): {result.overall_agreement:.3f}")
+    print("config  accuracy ours  accuracy human")
+    for config, (ours, human) in result.accuracy.items():
+        print(f"{config:<7} {ours:13.3f}  {human:14.3f}")
+    print(f"Spearman rank correlation of the configurations: {result.spearman:.3f}")
+    disagreements = [g for g in result.graded if g.ours != g.human]
+    print(f"disagreements: {len(disagreements)}")
+    for g in disagreements:
+        print(f"  {g.question_id} {g.config}: human {g.human}, ours {g.ours}: {g.answer}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,13 @@
+"""Money amounts as printed on invoices."""
+
+import re
+
+_NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
+
+
+def parse_amount(text: str) -> float:
+    """The first number in `text`, as a float."""
+    match = _NUMBER.search(text)
+    if match is None:
+        raise ValueError(f"no amount in {text!r}")
+    return float(match.group(0))

@@ -1,0 +1,11 @@
+import datetime as dt
+
+from invoice_tools.dates import parse_date
+
+
+def test_iso():
+    assert parse_date("2024-03-05") == dt.date(2024, 3, 5)
+
+
+def test_day_first():
+    assert parse_date("05/03/2024") == dt.date(2024, 3, 5)

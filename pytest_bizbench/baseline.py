@@ -1,0 +1,389 @@
+"""Regression comparison against a baseline report, and when a run may become one (SPEC §7).
+
+Both sides of a comparison are read as report data (the baseline from its file,
+the candidate from the run or from a second file), so a run with
+`--bizbench-baseline` and `bizbench compare` judge the same way.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import pytest
+
+from pytest_bizbench.aggregate import ReportDocument
+from pytest_bizbench.gate import Completeness
+from pytest_bizbench.registry import Registry, fingerprint
+from pytest_bizbench.report.json_report import write_report
+from pytest_bizbench.report.reader import ReportError, read_report, recorded_benchmark
+from pytest_bizbench.sdk import BenchmarkPlugin
+from pytest_bizbench.settings import BaselineOptions
+from pytest_bizbench.stats import PairedDeltas, histogram, paired_deltas
+
+IMPROVED, NEUTRAL, REGRESSED, STALE = "improved", "neutral", "regressed", "stale"
+VERDICTS = (IMPROVED, NEUTRAL, REGRESSED, STALE)
+REBASELINE = (
+    "re-baseline: run the whole suite with --bizbench-save-baseline PATH, review the "
+    "diff of PATH and commit it"
+)
+CaseKey = tuple[str, str]  # (case file, id): ids are unique within a file only
+
+
+def load_baseline(options: BaselineOptions) -> dict[str, Any] | None:
+    """The baseline report, or None when none is configured.
+
+    A baseline that does not exist yet is fine while saving one (the first run of
+    a new suite); otherwise an unreadable baseline is a usage error.
+    """
+    path = options.path
+    if path is None or (options.save_path is not None and not path.exists()):
+        return None
+    try:
+        return read_report(path)
+    except ReportError as exc:
+        hint = "" if path.exists() else " (create it with --bizbench-save-baseline PATH)"
+        raise pytest.UsageError(f"--bizbench-baseline: {exc}{hint}") from None
+
+
+@dataclass(frozen=True, slots=True)
+class Side:
+    """One benchmark x model of one report: identity, metrics and documents."""
+
+    version: str
+    fingerprint: str
+    metrics: Mapping[str, Any]
+    documents: Sequence[Mapping[str, Any]]
+
+    @classmethod
+    def from_report(cls, report: Mapping[str, Any], name: str, model: str) -> Side | None:
+        entry = report["benchmarks"].get(name)
+        data = entry["models"].get(model) if entry else None
+        if entry is None or data is None:
+            return None
+        return cls(entry["version"], entry["fingerprint"], data["metrics"], data["documents"])
+
+
+def _field_scores(doc: Mapping[str, Any]) -> dict[str, Mapping[str, Any]]:
+    return {
+        name: entry
+        for name, entry in (doc.get("details") or {}).items()
+        if isinstance(entry, Mapping) and _is_number(entry.get("score"))
+    }
+
+
+def _is_number(value: object) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def _field_changes(base: Mapping[str, Any], cand: Mapping[str, Any]) -> dict[str, Any]:
+    """Per field whose score moved: both scores, the delta and both actual values."""
+    before, after = _field_scores(base), _field_scores(cand)
+    changes: dict[str, Any] = {}
+    for name in sorted(set(before) | set(after)):
+        b = float(before[name]["score"]) if name in before else None
+        c = float(after[name]["score"]) if name in after else None
+        if b == c:
+            continue
+        change: dict[str, Any] = {
+            "baseline": b,
+            "candidate": c,
+            "delta": (c or 0.0) - (b or 0.0),
+        }
+        for side, entries in (("baseline", before), ("candidate", after)):
+            if "actual" in entries.get(name, {}):
+                change[f"{side}_actual"] = entries[name]["actual"]
+        if "expected" in after.get(name, {}):
+            change["expected"] = after[name]["expected"]
+        changes[name] = change
+    return dict(sorted(changes.items(), key=lambda kv: (kv[1]["delta"], kv[0])))
+
+
+Pair = tuple[CaseKey, Mapping[str, Any], Mapping[str, Any]]  # key, baseline doc, candidate doc
+
+
+def _group_deltas(
+    pairs: Sequence[Pair], keys_of: Callable[[Mapping[str, Any]], Iterable[Any]]
+) -> dict[str, dict[str, Any]]:
+    """Mean baseline and candidate scores per key of the candidate document."""
+    buckets: dict[str, list[tuple[float, float]]] = {}
+    for _, base, cand in pairs:
+        for key in keys_of(cand):
+            buckets.setdefault(str(key), []).append((float(base["score"]), float(cand["score"])))
+    out = {}
+    for key, scores in sorted(buckets.items()):
+        n = len(scores)
+        b = math.fsum(s for s, _ in scores) / n
+        c = math.fsum(s for _, s in scores) / n
+        out[key] = {"n": n, "baseline": b, "candidate": c, "mean_delta": c - b}
+    return out
+
+
+def _case_list(keys: Iterable[CaseKey]) -> list[dict[str, str]]:
+    return [{"case": case, "id": case_id} for case, case_id in sorted(keys)]
+
+
+def _stale_message(name: str, base: Side, cand: Side) -> str | None:
+    changed = []
+    if base.version != cand.version:
+        changed.append(f"version {base.version} -> {cand.version}")
+    if base.fingerprint != cand.fingerprint:
+        changed.append(f"scoring config fingerprint {base.fingerprint} -> {cand.fingerprint}")
+    if not changed:
+        return None
+    return (
+        f"benchmark {name!r} changed since the baseline ({'; '.join(changed)}), so its "
+        f"scores are not comparable; {REBASELINE}"
+    )
+
+
+def _delta(pair: Pair) -> float:
+    return float(pair[2]["score"]) - float(pair[1]["score"])
+
+
+def _worst(pairs: Sequence[Pair], count: int) -> list[dict[str, Any]]:
+    """The `count` cases that lost most, with the fields that moved."""
+    losers = [p for p in pairs if _delta(p) < 0.0]
+    losers.sort(key=lambda p: (round(_delta(p), 12), p[0]))  # float noise must not split ties
+    return [
+        {
+            "case": key[0],
+            "id": key[1],
+            "baseline": float(b["score"]),
+            "candidate": float(c["score"]),
+            "delta": _delta((key, b, c)),
+            "fields": _field_changes(b, c),
+        }
+        for key, b, c in losers[:count]
+    ]
+
+
+def _verdict(
+    verdict: str, stale: str | None, summary: PairedDeltas, options: BaselineOptions
+) -> tuple[str, str | None]:
+    """The final verdict and the message explaining a changed one."""
+    if stale is not None:
+        return STALE, stale
+    if not options.require_significance or verdict == NEUTRAL:
+        return verdict, None
+    ci = summary.ci95
+    if ci is not None and (ci[1] < 0.0 if verdict == REGRESSED else ci[0] > 0.0):
+        return verdict, None
+    return NEUTRAL, (
+        f"{verdict} on the headline, but the 95% CI of the paired mean delta {_ci_text(ci)} "
+        "does not exclude 0, so the change may be noise: neutral "
+        "(--bizbench-require-significance)"
+    )
+
+
+def compare_sides(
+    benchmark: BenchmarkPlugin, base: Side, cand: Side, options: BaselineOptions
+) -> dict[str, Any]:
+    """`benchmark.compare()` plus paired per-case deltas, worst cases, case changes,
+    group deltas and the final verdict. Raises whatever `compare()` raises."""
+    result = dict(benchmark.compare(base.metrics, cand.metrics))
+    if result.get("verdict") not in (IMPROVED, NEUTRAL, REGRESSED):
+        raise ValueError(f"compare() returned verdict {result.get('verdict')!r}")
+    before = {(d["case"], d["id"]): d for d in base.documents}
+    after = {(d["case"], d["id"]): d for d in cand.documents}
+    common = sorted(set(before) & set(after))
+    changed = {k for k in common if before[k].get("case_hash") != after[k].get("case_hash")}
+    pairs: list[Pair] = [
+        (k, before[k], after[k])
+        for k in common
+        if k not in changed and before[k]["score"] is not None and after[k]["score"] is not None
+    ]
+    deltas = [_delta(p) for p in pairs]
+    summary = paired_deltas(deltas)
+    verdict, message = _verdict(
+        result["verdict"], _stale_message(benchmark.name, base, cand), summary, options
+    )
+    result.update(
+        paired={**summary.as_json(), "histogram": histogram(deltas)},
+        worst=_worst(pairs, options.worst_cases),
+        new_cases=_case_list(set(after) - set(before)),
+        removed_cases=_case_list(set(before) - set(after)),
+        stale_cases=_case_list(changed),
+        groups={
+            "group": _group_deltas(pairs, lambda d: () if d.get("group") is None else [d["group"]]),
+            "label": _group_deltas(pairs, lambda d: d.get("labels") or ()),
+        },
+        verdict=verdict,
+        significance_required=options.require_significance,
+    )
+    if message is not None:
+        result["message"] = message
+    return result
+
+
+def _ci_text(ci: Sequence[float] | None) -> str:
+    return "n/a" if ci is None else f"[{ci[0]:+.4f}, {ci[1]:+.4f}]"
+
+
+@dataclass(frozen=True, slots=True)
+class Comparisons:
+    """Every benchmark x model compared with the baseline, and what went wrong."""
+
+    results: dict[tuple[str, str], dict[str, Any]] = field(default_factory=dict)
+    headlines: dict[str, str] = field(default_factory=dict)
+    problems: list[str] = field(default_factory=list)
+
+    def reasons(self, options: BaselineOptions, *, accept: bool = False) -> list[str]:
+        """Gate reasons: comparisons that failed, and regressed and stale verdicts
+        unless allowed (or `accept`ed by saving a new baseline)."""
+        if accept:
+            return list(self.problems)
+        reasons = []
+        for (name, model), c in sorted(self.results.items()):
+            if c["verdict"] == REGRESSED and not options.allow_regression:
+                key = self.headlines.get(name, "accuracy")
+                paired = c.get("paired") or {}
+                reasons.append(
+                    f"regression: {name} (model {model}): {key} "
+                    f"{_num(c.get(f'baseline_{key}'))} -> {_num(c.get(f'candidate_{key}'))} "
+                    f"(delta {_num(c.get('delta'), '+.4f')}); paired mean delta "
+                    f"{_num(paired.get('mean_delta'), '+.4f')}, 95% CI "
+                    f"{_ci_text(paired.get('ci95'))} over {paired.get('n', 0)} cases; "
+                    "accept it with --bizbench-allow-regression or re-baseline"
+                )
+            if c["verdict"] == STALE and not options.allow_stale:
+                reasons.append(
+                    f"stale baseline: {name} (model {model}): {c.get('message', REBASELINE)}"
+                )
+        return [*self.problems, *reasons]
+
+
+def _num(value: Any, spec: str = ".4f") -> str:
+    return format(value, spec) if _is_number(value) else "n/a"
+
+
+def _compare_all(
+    pairs: Iterable[tuple[str, str, BenchmarkPlugin, Side, Side]], options: BaselineOptions
+) -> Comparisons:
+    out = Comparisons()
+    for name, model, benchmark, base, cand in pairs:
+        out.headlines[name] = benchmark.headline_metric
+        try:
+            out.results[name, model] = compare_sides(benchmark, base, cand, options)
+        except Exception as exc:
+            out.problems.append(
+                f"benchmark {name!r}: comparison with the baseline failed: "
+                f"{type(exc).__name__}: {exc}"
+            )
+    return out
+
+
+def compare_run(
+    documents: Mapping[tuple[str, str], Sequence[ReportDocument]],
+    metrics: Mapping[tuple[str, str], Mapping[str, Any]],
+    registry: Registry,
+    baseline: Mapping[str, Any],
+    options: BaselineOptions,
+) -> Comparisons:
+    """This run's benchmarks x models against the baseline report, with their own
+    `compare()`. A benchmark or model the baseline lacks is not compared."""
+
+    def pairs() -> Iterable[tuple[str, str, BenchmarkPlugin, Side, Side]]:
+        for (name, model), docs in documents.items():
+            benchmark = registry.get(name)
+            base = Side.from_report(baseline, name, model)
+            if benchmark is None or base is None:
+                continue
+            cand = Side(
+                benchmark.version,
+                fingerprint(benchmark),
+                metrics.get((name, model), {}),
+                [d.as_json() for d in docs],
+            )
+            yield name, model, benchmark, base, cand
+
+    return _compare_all(pairs(), options)
+
+
+def compare_reports(
+    baseline: Mapping[str, Any], candidate: Mapping[str, Any], options: BaselineOptions
+) -> Comparisons:
+    """Two saved reports, judged by the rules the candidate report recorded
+    (headline and thresholds, with the default `compare()`)."""
+
+    def pairs() -> Iterable[tuple[str, str, BenchmarkPlugin, Side, Side]]:
+        for name, entry in sorted(candidate["benchmarks"].items()):
+            benchmark = recorded_benchmark(name, entry)
+            for model in sorted(entry["models"]):
+                base = Side.from_report(baseline, name, model)
+                cand = Side.from_report(candidate, name, model)
+                if base is not None and cand is not None:
+                    yield name, model, benchmark, base, cand
+
+    return _compare_all(pairs(), options)
+
+
+def save_refusal(completeness: Completeness, options: BaselineOptions) -> str | None:
+    """Why this run may not become the baseline, or None when it may (SPEC §7)."""
+    if options.save_path is None or options.force:
+        return None
+    why = []
+    if completeness.filtered:
+        why.append(
+            "it ran a filtered selection (-k, -m, --deselect, --lf, --sw, node ids or a "
+            "--bizbench-* subset)"
+        )
+    if not completeness.complete:
+        why.append(f"it is incomplete ({_incomplete(completeness)})")
+    if not why:
+        return None
+    return (
+        f"refusing to save the baseline {options.save_path}: {' and '.join(why)}. Run the "
+        "whole suite without errors, or pass --bizbench-force-baseline to save it anyway"
+    )
+
+
+def _incomplete(completeness: Completeness) -> str:
+    parts = []
+    if completeness.errors:
+        parts.append(_count(len(completeness.errors), "error"))
+    if completeness.missing:
+        parts.append(_count(len(completeness.missing), "missing prediction"))
+    if completeness.not_run:
+        parts.append(f"{completeness.not_run} selected items never ran")
+    if completeness.interrupted:
+        parts.append("interrupted")
+    return ", ".join(parts)
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}{'' if n == 1 else 's'}"
+
+
+def nothing_to_save(options: BaselineOptions) -> tuple[bool, str] | None:
+    """The refusal for a session that ran no case at all, when a save was asked for."""
+    if options.save_path is None:
+        return None
+    return False, f"refusing to save the baseline {options.save_path}: no case ran"
+
+
+def accepts_verdicts(completeness: Completeness, options: BaselineOptions) -> bool:
+    """Saving a baseline accepts the run's verdicts, like a snapshot update: they
+    are still reported, but regressed and stale do not fail the gate."""
+    return options.save_path is not None and save_refusal(completeness, options) is None
+
+
+def save_baseline(
+    report: Mapping[str, Any], completeness: Completeness, options: BaselineOptions
+) -> tuple[bool, str] | None:
+    """Write the report as the baseline when allowed: (saved, message), or None
+    when no baseline is to be saved."""
+    path = options.save_path
+    if path is None:
+        return None
+    refusal = save_refusal(completeness, options)
+    if refusal is not None:
+        return False, refusal
+    try:
+        write_report(report, path)
+    except OSError as exc:
+        return False, f"cannot write baseline {path}: {exc.strerror or exc}"
+    forced = "" if completeness.complete and not completeness.filtered else " (forced)"
+    return True, f"baseline saved to {path}{forced}; review the diff and commit it"

@@ -1,0 +1,340 @@
+"""`agent-fs`: agent tasks graded by what the agent left on disk (SPEC §5.5).
+
+A task's score is the share of its assertions that hold in the post-state
+workspace; with several runs (`run-<n>/`), the mean over runs, plus pass@k over
+runs that passed every assertion. Two models are compared task by task, per group
+of tasks and per assertion kind, in percentage points.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, ClassVar
+
+from pytest_bizbench.cases.agent import RunFields
+from pytest_bizbench.scoring.fs_assertions import Limits, grade_workspace, run_workspaces
+from pytest_bizbench.scoring.passk import Spread, pass_at_k
+from pytest_bizbench.sdk import (
+    DEFAULT_REGEX_TIMEOUT,
+    BenchmarkPlugin,
+    ExtendedDocument,
+    ScoredDocument,
+)
+
+DEFAULT_GROUP_PATTERN = r"^(.+?)-\d+$"
+DEFAULT_MAX_FILE_BYTES = 10_000_000
+NO_WORKSPACE = "no workspace"
+MAX_TASK_ROWS = 20  # changed tasks shown in the B-A table; the report has them all
+
+TableRows = tuple[str, list[str], list[list[str]]]
+
+
+@dataclass(frozen=True, slots=True)
+class AgentConfig:
+    """The agent suite's ini keys, read once with the other settings."""
+
+    max_file_bytes: int = DEFAULT_MAX_FILE_BYTES
+    group_pattern: str = DEFAULT_GROUP_PATTERN
+    run_fields: RunFields = field(default_factory=RunFields)
+
+    @classmethod
+    def from_ini(
+        cls, max_file_bytes: str, group_pattern: str, run_fields: Sequence[str]
+    ) -> AgentConfig:
+        """ValueError naming the ini key of a bad value."""
+        try:
+            cap = int(max_file_bytes.strip())
+        except ValueError:
+            cap = 0
+        if cap < 1:
+            raise ValueError(
+                f"ini bizbench_agent_max_file_bytes = {max_file_bytes!r} is not a positive integer"
+            )
+        pattern = group_pattern.strip() or DEFAULT_GROUP_PATTERN
+        try:
+            re.compile(pattern)
+        except re.error as exc:
+            raise ValueError(f"ini bizbench_agent_group_pattern = {pattern!r}: {exc}") from None
+        try:
+            layout = RunFields.from_lines(run_fields)
+        except ValueError as exc:
+            raise ValueError(f"ini bizbench_agent_run_fields: {exc}") from None
+        return cls(cap, pattern, layout)
+
+    def group_of(self, task_id: str) -> str:
+        """The task's group: the pattern's first group (or whole match), else the id."""
+        match = re.match(self.group_pattern, task_id)
+        if match is None:
+            return task_id
+        return match[1] if match.re.groups and match[1] is not None else match[0]
+
+
+def _mean(values: Iterable[float]) -> float:
+    items = list(values)
+    return math.fsum(items) / len(items) if items else 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class _TaskView:
+    """One model's result on one task, as the metrics and comparisons read it."""
+
+    score: float
+    pass_rate: float  # share of runs that passed every assertion
+    kinds: dict[str, tuple[float, float]]  # kind -> (share passed, share of runs all passed)
+    counts: dict[str, tuple[int, float]]  # kind -> (assertions, mean passed per run)
+
+    @classmethod
+    def of(cls, scored: ScoredDocument) -> _TaskView:
+        details = scored.details
+        runs = details.get("runs") or {}
+        n = runs.get("n") or 0
+        kinds = details.get("kinds") or {}
+        return cls(
+            score=scored.score,
+            pass_rate=runs.get("passed", 0) / n if n else 0.0,
+            kinds={
+                k: (v["passed"] / v["count"] if v["count"] else 0.0, v["all_passed"])
+                for k, v in kinds.items()
+            },
+            counts={k: (v["count"], v["passed"]) for k, v in kinds.items()},
+        )
+
+
+def _entry(pairs: Sequence[tuple[tuple[float, float], tuple[float, float]]]) -> dict[str, Any]:
+    """`{n, a, b, delta_pp, pass_rate_a, pass_rate_b, pass_rate_delta_pp}` over
+    (A (score, pass rate), B (score, pass rate)) pairs of matched tasks."""
+    a = _mean(p[0][0] for p in pairs)
+    b = _mean(p[1][0] for p in pairs)
+    pa = _mean(p[0][1] for p in pairs)
+    pb = _mean(p[1][1] for p in pairs)
+    return {
+        "n": len(pairs),
+        "a": a,
+        "b": b,
+        "delta_pp": (b - a) * 100.0,
+        "pass_rate_a": pa,
+        "pass_rate_b": pb,
+        "pass_rate_delta_pp": (pb - pa) * 100.0,
+    }
+
+
+def _share(results: Sequence[Mapping[str, Any]]) -> float:
+    return sum(1 for r in results if r["passed"]) / len(results) if results else 0.0
+
+
+def _kinds(graded: Sequence[Sequence[Mapping[str, Any]]]) -> dict[str, dict[str, Any]]:
+    """Per kind: assertions in the task, mean passed per run, share of runs all passed."""
+    out: dict[str, dict[str, Any]] = {}
+    for kind in sorted({str(r["kind"]) for r in graded[0]}):
+        per_run = [[r["passed"] for r in results if str(r["kind"]) == kind] for results in graded]
+        out[kind] = {
+            "count": len(per_run[0]),
+            "passed": _mean(sum(run) for run in per_run),
+            "all_passed": _mean(float(all(run)) for run in per_run),
+        }
+    return out
+
+
+class AgentFs(BenchmarkPlugin):
+    """Share of a task's file-system assertions its post-state workspace satisfies."""
+
+    name = "agent-fs"
+    version = "1.0.0"
+    description = "Share of an agent task's file-system assertions that hold after the run."
+    target_labels: ClassVar[list[str]] = ["*"]
+    metric_unit = "share of assertions passed"
+    min_score = 1.0  # a task passes when every assertion holds
+    case_type = "agent-tasks"
+
+    def __init__(
+        self,
+        config: AgentConfig | None = None,
+        regex_timeout: float = DEFAULT_REGEX_TIMEOUT,
+        pass_at: Sequence[int] = (1,),
+    ) -> None:
+        self.config = config or AgentConfig()
+        self.limits = Limits(self.config.max_file_bytes, regex_timeout)
+        self.pass_at = tuple(sorted(set(pass_at)))
+
+    def scoring_config(self) -> dict[str, Any]:
+        return {
+            **super().scoring_config(),
+            "max_file_bytes": self.config.max_file_bytes,
+            "group_pattern": self.config.group_pattern,
+            "pass_at_k": list(self.pass_at),
+        }
+
+    def score(self, document: ExtendedDocument) -> ScoredDocument:
+        task = document.ground_truth
+        assertions, seed = task["verifiable_assertions"], task["workspace_seed"]
+        runs = run_workspaces(Path(document.extracted_fields["workspace"]))
+        graded = [grade_workspace(root, assertions, seed, self.limits) for _, root in runs]
+        scores = [_share(results) for results in graded]
+        spread = Spread.of(scores)  # shows the median run
+        n, c = len(graded), sum(1 for results in graded if all(r["passed"] for r in results))
+        details: dict[str, Any] = {
+            "assertions": graded[spread.shown],
+            "kinds": _kinds(graded),
+            "runs": {
+                "n": n,
+                "passed": c,
+                "mean": spread.mean,
+                "min": spread.min,
+                "max": spread.max,
+                # as for a repeated prediction of any kind (evaluate._combine)
+                "shown": spread.shown,
+                "scores": scores,
+            },
+            "pass_at_k": {str(k): pass_at_k(n, c, k) if k <= n else None for k in self.pass_at},
+        }
+        notes = [f"k={k} > n={n}" for k in self.pass_at if k > n]
+        if notes:
+            details["pass_at_k_note"] = "; ".join(notes)
+        if runs[spread.shown][0] is not None:
+            details["run"] = runs[spread.shown][0]
+        return ScoredDocument(document, spread.mean, details)
+
+    def missing_details(self, document: ExtendedDocument) -> dict[str, Any]:
+        """Every assertion failed, so per-kind counts include tasks the agent never did."""
+        failed = [
+            {
+                "kind": a.get("kind"),
+                "path": a.get("path") if isinstance(a.get("path"), str) else "",
+                "passed": False,
+                "skipped": False,
+                "reason": NO_WORKSPACE,
+            }
+            for a in document.ground_truth.get("verifiable_assertions", [])
+        ]
+        return {"assertions": failed, "kinds": _kinds([failed]) if failed else {}}
+
+    def compute(self, scored: list[ScoredDocument]) -> dict[str, Any]:
+        metrics = super().compute(scored)
+        ordered = sorted(scored, key=lambda s: (s.document.id, s.document.source))
+        views = [(s.document.id, _TaskView.of(s)) for s in ordered]
+        metrics["pass_rate"] = _mean(v.pass_rate for _, v in views)
+        totals: dict[str, list[float]] = {}
+        for _, view in views:
+            for kind, (count, passed) in view.counts.items():
+                entry = totals.setdefault(kind, [0, 0.0])
+                entry[0] += count
+                entry[1] += passed
+        metrics["per_kind"] = {
+            kind: {"count": int(count), "pass_rate": passed / count if count else 0.0}
+            for kind, (count, passed) in sorted(totals.items())
+        }
+        groups: dict[str, list[_TaskView]] = {}
+        for task_id, view in views:
+            groups.setdefault(self.config.group_of(task_id), []).append(view)
+        metrics["groups"] = {
+            group: {
+                "count": len(members),
+                "accuracy": _mean(v.score for v in members),
+                "pass_rate": _mean(v.pass_rate for v in members),
+            }
+            for group, members in sorted(groups.items())
+        }
+        for k in self.pass_at:
+            values = [
+                float(value)
+                for s in ordered
+                if (value := (s.details.get("pass_at_k") or {}).get(str(k))) is not None
+            ]
+            metrics[f"pass_at_{k}"] = _mean(values) if values else None
+        return metrics
+
+    def compare_models(
+        self,
+        a_metrics: Mapping[str, Any],
+        b_metrics: Mapping[str, Any],
+        a_scored: list[ScoredDocument],
+        b_scored: list[ScoredDocument],
+    ) -> dict[str, Any]:
+        """`compare()` plus matched B-A deltas per task, group and assertion kind.
+
+        Every entry is over the tasks both models were evaluated on: `a`/`b` are
+        mean task scores, `pass_rate_*` mean shares of runs that passed every
+        assertion. For a kind, a task's score is the share of its assertions of
+        that kind passed, and it passes when all of them did.
+        """
+        a = {s.document.id: _TaskView.of(s) for s in a_scored}
+        b = {s.document.id: _TaskView.of(s) for s in b_scored}
+        matched = sorted(set(a) & set(b))
+        tasks = {
+            t: _entry([((a[t].score, a[t].pass_rate), (b[t].score, b[t].pass_rate))])
+            for t in matched
+        }
+        groups: dict[str, list[Any]] = {}
+        kinds: dict[str, list[Any]] = {}
+        for t in matched:
+            pair = ((a[t].score, a[t].pass_rate), (b[t].score, b[t].pass_rate))
+            groups.setdefault(self.config.group_of(t), []).append(pair)
+            for kind in sorted(set(a[t].kinds) | set(b[t].kinds)):
+                none = (0.0, 0.0)
+                kinds.setdefault(kind, []).append(
+                    (a[t].kinds.get(kind, none), b[t].kinds.get(kind, none))
+                )
+        return {
+            **super().compare_models(a_metrics, b_metrics, a_scored, b_scored),
+            "models": {
+                "a": a_scored[0].document.model if a_scored else "",
+                "b": b_scored[0].document.model if b_scored else "",
+            },
+            "tasks": tasks,
+            "groups": {g: _entry(pairs) for g, pairs in sorted(groups.items())},
+            "kinds": {k: _entry(pairs) for k, pairs in sorted(kinds.items())},
+        }
+
+    def paired_tables(self, paired: Mapping[str, Any]) -> list[TableRows]:
+        """The B-A comparison as tables: per group, per kind, changed tasks, runs."""
+        models = paired.get("models") or {}
+        a, b = models.get("a") or "A", models.get("b") or "B"
+        header = ["n", a, b, "Δ pp", f"pass {a}", f"pass {b}", "Δ pass pp"]
+        tables: list[TableRows] = []
+        for key, title in (("groups", "group"), ("kinds", "assertion kind")):
+            entries = paired.get(key) or {}
+            rows = [[name, *_cells(entry)] for name, entry in sorted(entries.items())]
+            tables.append((f"by {title}", [title, *header], rows))
+        tasks = paired.get("tasks") or {}
+        changed = sorted(
+            (e["delta_pp"], e["pass_rate_delta_pp"], t)
+            for t, e in tasks.items()
+            if e["delta_pp"] or e["pass_rate_delta_pp"]
+        )
+        rows = [[t, *_cells(tasks[t])] for _, _, t in changed[:MAX_TASK_ROWS]]
+        if len(changed) > MAX_TASK_ROWS:
+            rows.append([f"… {len(changed) - MAX_TASK_ROWS} more", *[""] * len(header)])
+        title = f"tasks that changed ({len(changed)} of {len(tasks)}), worst first"
+        tables.append((title, ["task", *header], rows))
+        runs = paired.get("runs") or {}
+        if runs:
+            run_rows = [
+                [metric, str(e["n"]), _num(e["a"]), _num(e["b"]), _signed(e["delta"])]
+                for metric, e in sorted(runs.items())
+            ]
+            tables.append(
+                ("agent runs (mean per matched task)", ["metric", "n", a, b, "Δ"], run_rows)
+            )
+        return tables
+
+
+def _pct(value: float) -> str:
+    return f"{value * 100:.1f}%"
+
+
+def _signed(value: float | None) -> str:
+    return "—" if value is None else f"{value:+.1f}"
+
+
+def _num(value: float | None) -> str:
+    return "—" if value is None else f"{value:.1f}"
+
+
+def _cells(entry: Mapping[str, Any]) -> list[str]:
+    fmt: list[Callable[[float], str]] = [_pct, _pct, _signed, _pct, _pct, _signed]
+    keys = ("a", "b", "delta_pp", "pass_rate_a", "pass_rate_b", "pass_rate_delta_pp")
+    return [str(entry["n"]), *(f(entry[k]) for f, k in zip(fmt, keys, strict=True))]

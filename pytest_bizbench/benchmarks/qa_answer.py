@@ -1,0 +1,254 @@
+"""`qa-answer`: answers to questions graded against gold answers, refusals apart (SPEC §5.4).
+
+Each answer (each sample, when a prediction holds several) is graded by a ladder,
+cheapest and most certain first:
+1. the file's scorer (`exact`, `contains` or `numeric`, `scoring/answers.py`): a
+   match scores 1, rung named after the rule that matched;
+2. otherwise a refusal (`scoring/refusal.py`) scores 0, rung `refusal`, and is
+   counted apart from wrong answers;
+3. otherwise, only when no rule could decide (a gold that is text, not a number:
+   a number the answer gets wrong is wrong), the `pytest_bizbench_embed` hook
+   (cosine >= strictness scores 1, rung `embedding`) and then the
+   `pytest_bizbench_judge` hook (grade / 100, rung `judge`; `field` is the question);
+4. otherwise 0.
+A sample counts as correct (for `samples.correct` and pass@k) when it scores at
+least 0.5; every rung but the judge gives exactly 0 or 1.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar
+
+from pytest_bizbench.cases.qa import FINANCEBENCH
+from pytest_bizbench.scoring import Embedder, JudgeFn
+from pytest_bizbench.scoring.answers import grade
+from pytest_bizbench.scoring.passk import Spread, pass_at_k
+from pytest_bizbench.scoring.refusal import is_refusal
+from pytest_bizbench.scoring.text import cosine
+from pytest_bizbench.sdk import BenchmarkPlugin, ExtendedDocument, ScoredDocument
+
+CORRECT_AT = 0.5
+NO_MODEL_RUNGS_NOTE = "scoring used the answer rules only (no embedding or judge hook)"
+# Tags that are free text or links, never groups
+UNGROUPED_TAGS = frozenset({"justification", "doc_link", "evidence"})
+MAX_GROUP_VALUE = 80  # a tag with a longer value is free text, not a group
+
+
+class QAAnswer(BenchmarkPlugin):
+    """Accuracy, refusal rate and incorrect rate of answers to `*.qa.jsonl` questions."""
+
+    name = "qa-answer"
+    version = "1.0.0"
+    description = "Share of questions answered correctly; refusals are counted apart."
+    target_labels: ClassVar[list[str]] = ["*"]
+    metric_unit = "share of answers correct"
+    case_type = "qa"
+
+    def __init__(
+        self,
+        scorer: str = "auto",
+        pass_at: Sequence[int] = (1,),
+        strictness: float = 0.90,
+        embed: Embedder | None = None,
+        judge: JudgeFn | None = None,
+    ) -> None:
+        self.scorer = scorer
+        self.pass_at = tuple(sorted(set(pass_at)))
+        self.strictness = strictness
+        self._embed = embed
+        self._judge = judge
+
+    def scorer_for(self, row_format: str) -> str:
+        """`auto` is numeric for FinanceBench rows, exact for the others."""
+        if self.scorer != "auto":
+            return self.scorer
+        return "numeric" if row_format == FINANCEBENCH else "exact"
+
+    @property
+    def rungs_available(self) -> list[str]:
+        rungs = ["exact", "contains", "numeric", "yes-no", "refusal"]
+        if self._embed is not None:
+            rungs.append("embedding")
+        if self._judge is not None:
+            rungs.append("judge")
+        return rungs
+
+    def scoring_config(self) -> dict[str, Any]:
+        result = {
+            **super().scoring_config(),
+            "scorer": self.scorer,
+            "pass_at_k": list(self.pass_at),
+            "strictness": self.strictness,
+            "rungs_available": self.rungs_available,
+        }
+        if self._embed is None and self._judge is None:
+            result["scoring_note"] = NO_MODEL_RUNGS_NOTE
+        return result
+
+    def grade(self, question: str, gold: str, answer: str, scorer: str) -> dict[str, Any]:
+        """One answer's entry: score, rung, expected, actual, refusal and why."""
+        verdict = grade(scorer, gold, answer, question)
+        entry: dict[str, Any] = {"expected": gold, "actual": answer, "refusal": False}
+        if verdict.correct:
+            return {"score": 1.0, "rung": verdict.rung, **entry, "matched": verdict.matched}
+        if is_refusal(answer):
+            return {"score": 0.0, "rung": "refusal", **entry, "refusal": True, "reason": "refusal"}
+        if not verdict.decided:
+            modelled = self._model_rungs(question, gold, answer)
+            if modelled is not None:
+                return {**modelled, **entry}
+        return {"score": 0.0, "rung": verdict.rung, **entry, "reason": verdict.reason}
+
+    def _model_rungs(self, question: str, gold: str, answer: str) -> dict[str, Any] | None:
+        if self._embed is not None:
+            try:
+                vectors = self._embed([gold, answer])
+                if len(vectors) != 2:
+                    raise ValueError(f"embedder returned {len(vectors)} vectors for 2 texts")
+                closeness = cosine(vectors[0], vectors[1])
+            except Exception as exc:
+                return _unscored("embedding", exc)
+            if closeness >= self.strictness:
+                return {"score": 1.0, "rung": "embedding", "cosine": round(closeness, 4)}
+        if self._judge is not None:
+            try:
+                grade_ = self._judge(question, gold, answer)
+                if grade_ is not None and (
+                    isinstance(grade_, bool)
+                    or not isinstance(grade_, (int, float))
+                    or not 0.0 <= grade_ <= 100.0
+                ):
+                    raise ValueError(f"judge returned {grade_!r}, not a number in 0-100")
+            except Exception as exc:
+                return _unscored("judge", exc)
+            if grade_ is not None:
+                return {"score": grade_ / 100.0, "rung": "judge", "judge_score": float(grade_)}
+        return None
+
+    def score(self, document: ExtendedDocument) -> ScoredDocument:
+        truth = document.ground_truth
+        scorer = self.scorer_for(str(truth.get("format", "")))
+        answers: list[str] = document.extracted_fields.get("answers") or []
+        if not answers:
+            raise ValueError(f"question {document.id!r}: the prediction holds no answer")
+        entries = [
+            self.grade(str(truth["question"]), str(truth["answer"]), answer, scorer)
+            for answer in answers
+        ]
+        spread = Spread.of([entry["score"] for entry in entries])
+        shown = dict(entries[spread.shown])
+        n = spread.n
+        correct = sum(1 for entry in entries if entry["score"] >= CORRECT_AT)
+        details: dict[str, Any] = {
+            "answer": shown,
+            "refusal": shown.pop("refusal"),
+            "scorer": scorer,
+            "samples": {
+                "n": n,
+                "correct": correct,
+                "refused": sum(1 for entry in entries if entry["refusal"]),
+                "mean": spread.mean,
+                "min": spread.min,
+                "max": spread.max,
+                "shown": spread.shown,
+                "scores": [entry["score"] for entry in entries],
+            },
+            "pass_at_k": {
+                str(k): pass_at_k(n, correct, k) if k <= n else None for k in self.pass_at
+            },
+        }
+        too_few = [k for k in self.pass_at if k > n]
+        if too_few:
+            details["pass_at_k_note"] = "; ".join(f"k={k} > n={n}" for k in too_few)
+        return ScoredDocument(document, spread.mean, details)
+
+    def missing_details(self, document: ExtendedDocument) -> dict[str, Any]:
+        return {"refusal": False}
+
+    def compute(self, scored: list[ScoredDocument]) -> dict[str, Any]:
+        if not scored:
+            return {"accuracy": 0.0, "total_documents": 0}
+        ordered = sorted(scored, key=lambda s: (s.document.id, s.document.source))
+        shares = [_shares(s) for s in ordered]
+        metrics: dict[str, Any] = {**_rates(shares), "total_documents": len(ordered)}
+        for k in self.pass_at:
+            values = [
+                float(v)
+                for s in ordered
+                if isinstance(v := (s.details.get("pass_at_k") or {}).get(str(k)), (int, float))
+            ]
+            metrics[f"pass_at_{k}"] = math.fsum(values) / len(values) if values else None
+        metrics["groups"] = _groups(ordered, shares)
+        latencies = sorted(s.latency_ms for s in ordered if s.latency_ms is not None)
+        if latencies:
+            metrics["latency_p50_ms"] = percentile(latencies, 0.50)
+            metrics["latency_p95_ms"] = percentile(latencies, 0.95)
+            metrics["latency_mean_ms"] = math.fsum(latencies) / len(latencies)
+        return metrics
+
+
+def _unscored(rung: str, exc: Exception) -> dict[str, Any]:
+    """A model hook failed: 0 and flagged, so the item fails rather than passing silently."""
+    reason = f"{rung}-error: {type(exc).__name__}: {exc}"
+    return {"score": 0.0, "rung": rung, "reason": reason, "unscored": True}
+
+
+def _shares(s: ScoredDocument) -> tuple[float, float, float]:
+    """(correct, refused, incorrect) shares of one question's answers; they sum to 1.
+
+    A question without a prediction (or whose hook raised) is all incorrect.
+    """
+    samples = s.details.get("samples")
+    if isinstance(samples, Mapping) and samples.get("n"):
+        refused = float(samples.get("refused", 0)) / float(samples["n"])
+    else:
+        refused = 1.0 if s.details.get("refusal") is True else 0.0
+    return s.score, refused, max(0.0, 1.0 - s.score - refused)
+
+
+def _rates(shares: Sequence[tuple[float, float, float]]) -> dict[str, float]:
+    n = len(shares)
+    return {
+        "accuracy": math.fsum(c for c, _, _ in shares) / n,
+        "refusal_rate": math.fsum(r for _, r, _ in shares) / n,
+        "incorrect_rate": math.fsum(i for _, _, i in shares) / n,
+    }
+
+
+def _groups(
+    ordered: Sequence[ScoredDocument], shares: Sequence[tuple[float, float, float]]
+) -> dict[str, dict[str, dict[str, Any]]]:
+    """`{tag: {value: {count, accuracy, refusal_rate, incorrect_rate}}}` for every tag
+    whose values are short scalars (a question without the tag is under `unknown`)."""
+    names = sorted(
+        {name for s in ordered for name in s.document.metadata if name not in UNGROUPED_TAGS}
+    )
+    groups: dict[str, dict[str, dict[str, Any]]] = {}
+    for name in names:
+        values = [s.document.metadata.get(name) for s in ordered]
+        if not all(_groupable(v) for v in values):
+            continue
+        members: dict[str, list[tuple[float, float, float]]] = {}
+        for value, share in zip(values, shares, strict=True):
+            key = "unknown" if value is None else str(value)
+            members.setdefault(key, []).append(share)
+        groups[name] = {
+            key: {"count": len(rows), **_rates(rows)} for key, rows in sorted(members.items())
+        }
+    return groups
+
+
+def _groupable(value: object) -> bool:
+    if value is None:
+        return True
+    return isinstance(value, (str, int, float, bool)) and len(str(value)) <= MAX_GROUP_VALUE
+
+
+def percentile(ordered: Sequence[float], q: float) -> float:
+    """The q-quantile of sorted values, linear between order statistics (numpy's default)."""
+    position = q * (len(ordered) - 1)
+    low = math.floor(position)
+    high = min(low + 1, len(ordered) - 1)
+    return ordered[low] + (ordered[high] - ordered[low]) * (position - low)

@@ -1,0 +1,183 @@
+"""Saved reports read back: checked once, then turned into what the views and a merge use.
+
+A report file is the one artifact CI keeps, so baselines, `bizbench compare`,
+`bizbench report` and `bizbench merge` all start from it. Anything that is not a
+report of our schema is a `ReportError` naming the file and the first problem.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from pytest_bizbench.aggregate import ReportDocument
+from pytest_bizbench.cases.jsonio import InputError, parse_json
+from pytest_bizbench.gate import Completeness, Threshold, ThresholdResult
+from pytest_bizbench.registry import Registry
+from pytest_bizbench.report.json_report import SCHEMA_VERSION, RunResult
+from pytest_bizbench.sdk import BenchmarkPlugin
+
+
+class ReportError(Exception):
+    """A report file that cannot be read or is not a bizbench report."""
+
+
+def _problem(report: object) -> str | None:
+    """The first way `report` falls short of what readers rely on (SPEC §8)."""
+    if not isinstance(report, dict):
+        return "the top level is not a JSON object"
+    if report.get("schema_version") != SCHEMA_VERSION:
+        return f"schema_version is {report.get('schema_version')!r}, expected {SCHEMA_VERSION}"
+    benchmarks = report.get("benchmarks")
+    if not isinstance(benchmarks, dict):
+        return "no 'benchmarks' object"
+    for name, entry in benchmarks.items():
+        where = f"benchmarks[{name!r}]"
+        if not isinstance(entry, dict) or not isinstance(entry.get("models"), dict):
+            return f"{where} has no 'models' object"
+        for key in ("version", "fingerprint"):
+            if not isinstance(entry.get(key), str):
+                return f"{where}.{key} is not a string"
+        for model, data in entry["models"].items():
+            at = f"{where}.models[{model!r}]"
+            if not isinstance(data, dict) or not isinstance(data.get("metrics"), dict):
+                return f"{at} has no 'metrics' object"
+            documents = data.get("documents")
+            if not isinstance(documents, list):
+                return f"{at} has no 'documents' list"
+            for i, doc in enumerate(documents):
+                problem = _document_problem(doc)
+                if problem:
+                    return f"{at}.documents[{i}]: {problem}"
+    for key in ("thresholds", "completeness", "gate"):
+        if key in report and not isinstance(report[key], (list if key == "thresholds" else dict)):
+            return f"{key!r} has the wrong type"
+    return None
+
+
+def _document_problem(doc: object) -> str | None:
+    if not isinstance(doc, dict):
+        return "not an object"
+    for key in ("id", "case", "nodeid", "outcome"):
+        if not isinstance(doc.get(key), str):
+            return f"{key!r} is not a string"
+    score = doc.get("score")
+    if score is not None and (isinstance(score, bool) or not isinstance(score, (int, float))):
+        return "'score' is not a number"
+    if not isinstance(doc.get("details", {}), dict):
+        return "'details' is not an object"
+    return None
+
+
+def read_report(path: Path) -> dict[str, Any]:
+    """The report at `path`; ReportError when it is unreadable or not a report."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ReportError(f"cannot read report {path}: {exc.strerror or exc}") from None
+    except UnicodeDecodeError:
+        raise ReportError(f"{path}: not a bizbench report: not UTF-8 text") from None
+    try:
+        report = parse_json(text)
+    except InputError as exc:
+        where = f"{path}:{exc.line}" if exc.line else str(path)
+        raise ReportError(f"{where}: not a bizbench report: {exc.message}") from None
+    problem = _problem(report)
+    if problem:
+        raise ReportError(f"{path}: not a bizbench report: {problem}")
+    result: dict[str, Any] = report
+    return result
+
+
+def recorded_benchmark(name: str, entry: Mapping[str, Any]) -> BenchmarkPlugin:
+    """A stand-in for a benchmark known only from its report entry: its identity,
+    headline and compare() bounds, with the default `compare()`."""
+    attributes = {
+        "name": name,
+        "version": entry.get("version") or "0.0.0",
+        "description": entry.get("description") or name,
+        "target_labels": ["*"],
+        "headline_metric": entry.get("headline_metric") or BenchmarkPlugin.headline_metric,
+        "REGRESSION_THRESHOLD": float(
+            entry.get("regression_threshold", BenchmarkPlugin.REGRESSION_THRESHOLD)
+        ),
+        "IMPROVEMENT_THRESHOLD": float(
+            entry.get("improvement_threshold", BenchmarkPlugin.IMPROVEMENT_THRESHOLD)
+        ),
+    }
+    cls = type(f"Recorded[{name}]", (BenchmarkPlugin,), attributes)
+    benchmark: BenchmarkPlugin = cls()
+    return benchmark
+
+
+def recorded_registry(report: Mapping[str, Any]) -> Registry:
+    return Registry(
+        tuple(recorded_benchmark(name, entry) for name, entry in report["benchmarks"].items())
+    )
+
+
+def missing_nodeids(report: Mapping[str, Any]) -> set[str]:
+    completeness = report.get("completeness") or {}
+    return {str(m.get("nodeid")) for m in completeness.get("missing") or ()}
+
+
+def report_documents(report: Mapping[str, Any]) -> dict[tuple[str, str], list[ReportDocument]]:
+    """Every document of the report, per (benchmark, model), as the aggregator holds them."""
+    missing = missing_nodeids(report)
+    return {
+        (name, model): [
+            ReportDocument.from_json(doc, name, model, missing=doc["nodeid"] in missing)
+            for doc in data["documents"]
+        ]
+        for name, entry in sorted(report["benchmarks"].items())
+        for model, data in sorted(entry["models"].items())
+    }
+
+
+def completeness_of(report: Mapping[str, Any]) -> Completeness:
+    data = report.get("completeness") or {}
+    return Completeness(
+        filtered=bool(data.get("filtered")),
+        collected=int(data.get("collected") or 0),
+        not_run=int(data.get("not_run") or 0),
+        interrupted=bool(data.get("interrupted")),
+        scored=int(data.get("scored") or 0),
+        errors=tuple(data.get("errors") or ()),
+        missing=tuple(data.get("missing") or ()),
+    )
+
+
+def _threshold_result(data: Mapping[str, Any]) -> ThresholdResult:
+    model = str(data.get("model"))
+    value = float(data.get("value") or 0.0)
+    text = f"{data.get('benchmark')}:{data.get('metric')} {data.get('op')} {value:g}"
+    threshold = Threshold(
+        str(data.get("benchmark")), model, str(data.get("metric")), str(data.get("op")), value, text
+    )
+    actual = data.get("actual")
+    return ThresholdResult(
+        threshold, model, float(actual) if actual is not None else None, bool(data.get("passed"))
+    )
+
+
+def run_result(report: Mapping[str, Any]) -> tuple[RunResult, Registry]:
+    """The report as the terminal and markdown views take it."""
+    documents = report_documents(report)
+    benchmarks = report["benchmarks"]
+    gate = report.get("gate") or {}
+    result = RunResult(
+        documents=documents,
+        metrics={key: benchmarks[key[0]]["models"][key[1]]["metrics"] for key in documents},
+        thresholds=[_threshold_result(t) for t in report.get("thresholds") or ()],
+        completeness=completeness_of(report),
+        reasons=[str(r) for r in gate.get("reasons") or ()],
+        run=dict(report.get("run") or {}),
+        comparisons={
+            (name, model): comparison
+            for name, entry in benchmarks.items()
+            for model, comparison in (entry.get("comparison") or {}).items()
+        },
+        paired={name: entry["paired"] for name, entry in benchmarks.items() if "paired" in entry},
+    )
+    return result, recorded_registry(report)
