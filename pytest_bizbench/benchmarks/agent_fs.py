@@ -17,7 +17,7 @@ from typing import Any, ClassVar
 
 from pytest_bizbench.cases.agent import RunFields
 from pytest_bizbench.scoring.fs_assertions import Limits, grade_workspace, run_workspaces
-from pytest_bizbench.scoring.passk import Spread, pass_at_k
+from pytest_bizbench.scoring.passk import Spread, pass_at_k_details, pass_at_k_metrics
 from pytest_bizbench.sdk import (
     DEFAULT_REGEX_TIMEOUT,
     BenchmarkPlugin,
@@ -189,11 +189,8 @@ class AgentFs(BenchmarkPlugin):
                 "shown": spread.shown,
                 "scores": scores,
             },
-            "pass_at_k": {str(k): pass_at_k(n, c, k) if k <= n else None for k in self.pass_at},
+            **pass_at_k_details(n, c, self.pass_at),
         }
-        notes = [f"k={k} > n={n}" for k in self.pass_at if k > n]
-        if notes:
-            details["pass_at_k_note"] = "; ".join(notes)
         if runs[spread.shown][0] is not None:
             details["run"] = runs[spread.shown][0]
         return ScoredDocument(document, spread.mean, details)
@@ -238,13 +235,7 @@ class AgentFs(BenchmarkPlugin):
             }
             for group, members in sorted(groups.items())
         }
-        for k in self.pass_at:
-            values = [
-                float(value)
-                for s in ordered
-                if (value := (s.details.get("pass_at_k") or {}).get(str(k))) is not None
-            ]
-            metrics[f"pass_at_{k}"] = _mean(values) if values else None
+        metrics.update(pass_at_k_metrics((s.details for s in ordered), self.pass_at))
         return metrics
 
     def compare_models(

@@ -24,10 +24,11 @@ from typing import Any, ClassVar
 from pytest_bizbench.cases.qa import FINANCEBENCH
 from pytest_bizbench.scoring import Embedder, JudgeFn
 from pytest_bizbench.scoring.answers import grade
-from pytest_bizbench.scoring.passk import Spread, pass_at_k
+from pytest_bizbench.scoring.passk import Spread, pass_at_k_details, pass_at_k_metrics
 from pytest_bizbench.scoring.refusal import is_refusal
 from pytest_bizbench.scoring.text import cosine
 from pytest_bizbench.sdk import BenchmarkPlugin, ExtendedDocument, ScoredDocument
+from pytest_bizbench.stats import percentile
 
 CORRECT_AT = 0.5
 NO_MODEL_RUNGS_NOTE = "scoring used the answer rules only (no embedding or judge hook)"
@@ -155,13 +156,8 @@ class QAAnswer(BenchmarkPlugin):
                 "shown": spread.shown,
                 "scores": [entry["score"] for entry in entries],
             },
-            "pass_at_k": {
-                str(k): pass_at_k(n, correct, k) if k <= n else None for k in self.pass_at
-            },
+            **pass_at_k_details(n, correct, self.pass_at),
         }
-        too_few = [k for k in self.pass_at if k > n]
-        if too_few:
-            details["pass_at_k_note"] = "; ".join(f"k={k} > n={n}" for k in too_few)
         return ScoredDocument(document, spread.mean, details)
 
     def missing_details(self, document: ExtendedDocument) -> dict[str, Any]:
@@ -173,13 +169,7 @@ class QAAnswer(BenchmarkPlugin):
         ordered = sorted(scored, key=lambda s: (s.document.id, s.document.source))
         shares = [_shares(s) for s in ordered]
         metrics: dict[str, Any] = {**_rates(shares), "total_documents": len(ordered)}
-        for k in self.pass_at:
-            values = [
-                float(v)
-                for s in ordered
-                if isinstance(v := (s.details.get("pass_at_k") or {}).get(str(k)), (int, float))
-            ]
-            metrics[f"pass_at_{k}"] = math.fsum(values) / len(values) if values else None
+        metrics.update(pass_at_k_metrics((s.details for s in ordered), self.pass_at))
         metrics["groups"] = _groups(ordered, shares)
         latencies = sorted(s.latency_ms for s in ordered if s.latency_ms is not None)
         if latencies:
@@ -244,11 +234,3 @@ def _groupable(value: object) -> bool:
     if value is None:
         return True
     return isinstance(value, (str, int, float, bool)) and len(str(value)) <= MAX_GROUP_VALUE
-
-
-def percentile(ordered: Sequence[float], q: float) -> float:
-    """The q-quantile of sorted values, linear between order statistics (numpy's default)."""
-    position = q * (len(ordered) - 1)
-    low = math.floor(position)
-    high = min(low + 1, len(ordered) - 1)
-    return ordered[low] + (ordered[high] - ordered[low]) * (position - low)

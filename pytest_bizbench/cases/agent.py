@@ -28,7 +28,7 @@ import regex
 from pytest_bizbench.scoring.fs_assertions import KNOWN_KINDS
 from pytest_bizbench.sdk import ExtendedDocument
 
-from .ground_truth import _describe, _type_name
+from .checks import describe, id_problem, is_case_id, min_score_of, type_name
 from .jsonio import InputError, iter_jsonl, read_text
 from .model import CaseError, PredictionShapeError, content_hash
 
@@ -128,15 +128,10 @@ def load_agent_tasks(path: Path, max_bytes: int) -> list[AgentTaskCase | CaseErr
 
 def _task(source: str, line: int, raw: Any, seen: dict[str, int]) -> AgentTaskCase | CaseError:
     if not isinstance(raw, dict):
-        return CaseError(source, line, f"a task must be an object, got {_type_name(raw)}")
+        return CaseError(source, line, f"a task must be an object, got {type_name(raw)}")
     task_id = raw.get("task_id")
-    if not isinstance(task_id, str) or not task_id.strip():
-        why = (
-            'missing required key "task_id"'
-            if task_id is None
-            else f'"task_id" must be a non-empty string, got {_describe(task_id)}'
-        )
-        return CaseError(source, line, why)
+    if not is_case_id(task_id):
+        return CaseError(source, line, id_problem(task_id, "task_id"))
     if any(c in task_id for c in "/\\\0") or task_id in (".", ".."):
         return CaseError(
             source,
@@ -153,13 +148,7 @@ def _task(source: str, line: int, raw: Any, seen: dict[str, int]) -> AgentTaskCa
     assertions = _assertions(raw.get("verifiable_assertions"), problems)
     seed = _seed(raw.get("workspace_seed"), problems)
     labels, metadata = _tags(raw.get("tags"), problems)
-    min_score = raw.get("min_score")
-    if min_score is not None and (
-        isinstance(min_score, bool)
-        or not isinstance(min_score, (int, float))
-        or not 0 <= min_score <= 1
-    ):
-        problems.append(f'"min_score" must be a number in [0, 1], got {_describe(min_score)}')
+    min_score = min_score_of(raw, problems)
     if problems:
         return CaseError(source, line, "; ".join(problems), task_id)
     return AgentTaskCase(
@@ -169,7 +158,7 @@ def _task(source: str, line: int, raw: Any, seen: dict[str, int]) -> AgentTaskCa
         metadata=metadata,
         assertions=tuple(assertions),
         seed=seed,
-        min_score=None if min_score is None else float(min_score),
+        min_score=min_score,
         case_hash=content_hash(raw),
     )
 
@@ -179,7 +168,7 @@ def _assertions(raw: Any, problems: list[str]) -> list[dict[str, Any]]:
         problems.append(
             'missing required key "verifiable_assertions"'
             if raw is None
-            else f'"verifiable_assertions" must be a non-empty list, got {_describe(raw)}'
+            else f'"verifiable_assertions" must be a non-empty list, got {describe(raw)}'
         )
         return []
     for index, assertion in enumerate(raw):
@@ -192,26 +181,26 @@ def _assertions(raw: Any, problems: list[str]) -> list[dict[str, Any]]:
 
 def _assertion_problem(assertion: Any) -> str | None:
     if not isinstance(assertion, dict):
-        return f"must be an object, got {_type_name(assertion)}"
+        return f"must be an object, got {type_name(assertion)}"
     kind = assertion.get("kind")
     if not isinstance(kind, str) or not kind:
-        return f'"kind" must be a non-empty string, got {_describe(kind)}'
+        return f'"kind" must be a non-empty string, got {describe(kind)}'
     if kind not in KNOWN_KINDS:
         return None  # graded as failed: "unknown kind: <k>"
     path = assertion.get("path")
     if not isinstance(path, str) or not path.strip() or "\0" in path:
-        return f'"path" must be a non-empty string, got {_describe(path)}'
+        return f'"path" must be a non-empty string, got {describe(path)}'
     if kind == "file_contents_contain":
         needle = assertion.get("must_contain")
         if not (
             isinstance(needle, str)
             or (isinstance(needle, list) and needle and all(isinstance(n, str) for n in needle))
         ):
-            return f'"must_contain" must be a string or a list of strings, got {_describe(needle)}'
+            return f'"must_contain" must be a string or a list of strings, got {describe(needle)}'
     if kind == "file_contents_match_regex":
         pattern = assertion.get("regex")
         if not isinstance(pattern, str):
-            return f'"regex" must be a string, got {_describe(pattern)}'
+            return f'"regex" must be a string, got {describe(pattern)}'
         try:
             regex.compile(pattern)
         except regex.error as exc:
@@ -236,7 +225,7 @@ def _tags(raw: Any, problems: list[str]) -> tuple[tuple[str, ...], dict[str, Any
         return (), dict(raw)
     if isinstance(raw, list) and all(isinstance(t, str) for t in raw):
         return tuple(raw), {}
-    problems.append(f'"tags" must be a list of strings or an object, got {_type_name(raw)}')
+    problems.append(f'"tags" must be a list of strings or an object, got {type_name(raw)}')
     return (), {}
 
 
@@ -327,7 +316,7 @@ def _number(value: Any, what: str) -> float | None:
     if value is None:
         return None
     if isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0:
-        raise InputError(f"{what} must be a non-negative number, got {_describe(value)}")
+        raise InputError(f"{what} must be a non-negative number, got {describe(value)}")
     return float(value)
 
 
@@ -341,16 +330,16 @@ def _tokens(value: Any, path: str) -> float | None:
 
 def _record(raw: Any, layout: RunFields, default_model: str) -> RunRecord:
     if not isinstance(raw, dict):
-        raise InputError(f"a run record must be an object, got {_type_name(raw)}")
+        raise InputError(f"a run record must be an object, got {type_name(raw)}")
     status = dig(raw, layout.status)
     if not isinstance(status, str) or not status:
-        raise InputError(f"{layout.status!r} must be a non-empty string, got {_describe(status)}")
+        raise InputError(f"{layout.status!r} must be a non-empty string, got {describe(status)}")
     model = dig(raw, layout.model)
     if model is not None and (not isinstance(model, str) or not model):
-        raise InputError(f"{layout.model!r} must be a non-empty string, got {_describe(model)}")
+        raise InputError(f"{layout.model!r} must be a non-empty string, got {describe(model)}")
     task_id = dig(raw, layout.task_id)
     if task_id is not None and not isinstance(task_id, str):
-        raise InputError(f"{layout.task_id!r} must be a string, got {_describe(task_id)}")
+        raise InputError(f"{layout.task_id!r} must be a string, got {describe(task_id)}")
     turns_raw = dig(raw, layout.turns)
     turns: int | None = None
     tool_calls = format_errors = None

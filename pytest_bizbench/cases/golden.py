@@ -35,7 +35,7 @@ import yaml
 
 from pytest_bizbench.sdk import ExtendedDocument
 
-from .ground_truth import _describe, _type_name
+from .checks import describe, type_name
 from .jsonio import InputError, read_text
 from .model import CaseError, PredictionShapeError, content_hash
 from .yamlio import compose_yaml, construct, mapping_entries, node_kind, node_line
@@ -161,7 +161,7 @@ def _header_problems(header: Mapping[str, Any]) -> list[tuple[str, str]]:
         problems.append(
             (
                 "schema_version",
-                f'unsupported schema_version {_describe(version)} (expected "{SCHEMA_VERSION}")',
+                f'unsupported schema_version {describe(version)} (expected "{SCHEMA_VERSION}")',
             )
         )
     for key in ("bundle_id", "template_id"):
@@ -169,7 +169,7 @@ def _header_problems(header: Mapping[str, Any]) -> list[tuple[str, str]]:
         if value is None:
             problems.append((key, f'missing required key "{key}"'))
         elif not isinstance(value, str) or not value.strip():
-            problems.append((key, f'"{key}" must be a non-empty string, got {_describe(value)}'))
+            problems.append((key, f'"{key}" must be a non-empty string, got {describe(value)}'))
         elif key == "bundle_id" and any(c in value for c in ("/", "\\", "::")):
             problems.append(
                 (
@@ -181,7 +181,7 @@ def _header_problems(header: Mapping[str, Any]) -> list[tuple[str, str]]:
     for key in ("assumptions", "question_answers"):
         value = header.get(key)
         if value is not None and not isinstance(value, (list, dict)):
-            problems.append((key, f'"{key}" must be a list or a mapping, got {_type_name(value)}'))
+            problems.append((key, f'"{key}" must be a list or a mapping, got {type_name(value)}'))
     return problems
 
 
@@ -199,7 +199,7 @@ def _requirement(
     except InputError as err:
         return CaseError(source, err.line or line, prefix + err.message, case_id)
     if not isinstance(raw, dict):
-        return CaseError(source, line, f"{prefix}must be a mapping, got {_type_name(raw)}", case_id)
+        return CaseError(source, line, f"{prefix}must be a mapping, got {type_name(raw)}", case_id)
     problems: list[str] = []
     warnings: list[str] = []
     assessment = raw.get("assessment")
@@ -207,7 +207,7 @@ def _requirement(
         problems.append('missing required key "assessment"')
     elif assessment not in ASSESSMENTS:
         problems.append(
-            f'"assessment" must be one of {", ".join(ASSESSMENTS)}; got {_describe(assessment)}'
+            f'"assessment" must be one of {", ".join(ASSESSMENTS)}; got {describe(assessment)}'
         )
     blocks: dict[str, dict[str, Any]] = {}
     for block in BLOCKS:
@@ -218,7 +218,7 @@ def _requirement(
             value = {}
         if not isinstance(value, dict):
             problems.append(
-                f'"{block}" must be a mapping of part id to part, got {_type_name(value)}'
+                f'"{block}" must be a mapping of part id to part, got {type_name(value)}'
             )
             value = {}
         problems.extend(_part_problems(block, value))
@@ -230,7 +230,7 @@ def _requirement(
     )
     rationale = raw.get("rationale")
     if rationale is not None and not isinstance(rationale, str):
-        problems.append(f'"rationale" must be a string, got {_type_name(rationale)}')
+        problems.append(f'"rationale" must be a string, got {type_name(rationale)}')
     if problems:
         return CaseError(source, line, prefix + "; ".join(problems), case_id)
     requirement = {**raw, **blocks, "rationale": rationale}
@@ -257,7 +257,7 @@ def _part_problems(block: str, parts: Mapping[str, Any]) -> list[str]:
         where = f"part {_quote(part_id)} in {block}"
         if not isinstance(part, dict):
             problems.append(
-                f"{where} must be a mapping with document, title and text, got {_type_name(part)}"
+                f"{where} must be a mapping with document, title and text, got {type_name(part)}"
             )
             continue
         for key, empty_ok in (("document", False), ("title", True), ("text", False)):
@@ -267,7 +267,7 @@ def _part_problems(block: str, parts: Mapping[str, Any]) -> list[str]:
             elif not isinstance(value, str) or (not empty_ok and not value.strip()):
                 problems.append(
                     f'{where}: "{key}" must be a {"" if empty_ok else "non-empty "}string, '
-                    f"got {_describe(value)}"
+                    f"got {describe(value)}"
                 )
     return problems
 
@@ -303,7 +303,7 @@ def _cited_block(case: GoldenRequirementCase, block: str, value: Any) -> dict[st
         for position, part_id in enumerate(value):
             if not isinstance(part_id, str):
                 raise _shape(
-                    case, f"{block}[{position}] must be a part id, got {_type_name(part_id)}"
+                    case, f"{block}[{position}] must be a part id, got {type_name(part_id)}"
                 )
             ids[part_id] = {}
         return ids
@@ -311,12 +311,12 @@ def _cited_block(case: GoldenRequirementCase, block: str, value: Any) -> dict[st
         raise _shape(
             case,
             f"{block} must be a mapping of part id to part or a list of part ids, "
-            f"got {_type_name(value)}",
+            f"got {type_name(value)}",
         )
     parts = {}
     for part_id, part in value.items():
         if part is not None and not isinstance(part, dict):
-            raise _shape(case, f"{block}.{part_id} must be a mapping, got {_type_name(part)}")
+            raise _shape(case, f"{block}.{part_id} must be a mapping, got {type_name(part)}")
         parts[part_id] = part or {}
     return parts
 
@@ -325,15 +325,15 @@ def _retrieved(case: GoldenRequirementCase, value: Any) -> list[dict[str, Any]] 
     if value is None:
         return None
     if not isinstance(value, list):
-        raise _shape(case, f"retrieved must be a ranked list of parts, got {_type_name(value)}")
+        raise _shape(case, f"retrieved must be a ranked list of parts, got {type_name(value)}")
     for rank, part in enumerate(value, start=1):
         if not isinstance(part, dict):
-            raise _shape(case, f"retrieved part {rank} must be a mapping, got {_type_name(part)}")
+            raise _shape(case, f"retrieved part {rank} must be a mapping, got {type_name(part)}")
         for key in ("text", "title", "document", "part_id"):
             piece = part.get(key)
             if (piece is not None or key == "text") and not isinstance(piece, str):
                 raise _shape(
-                    case, f'retrieved part {rank}: "{key}" must be a string, got {_describe(piece)}'
+                    case, f'retrieved part {rank}: "{key}" must be a string, got {describe(piece)}'
                 )
     return value
 
@@ -362,21 +362,19 @@ class GoldenAssessmentKind:
         """The predicted requirement, blocks as `{part_id: part}` and `retrieved`
         a list of parts or None; PredictionShapeError when it cannot be read so."""
         if not isinstance(raw, dict):
-            raise _shape(case, f'expected an object with "requirements", got {_type_name(raw)}')
+            raise _shape(case, f'expected an object with "requirements", got {type_name(raw)}')
         requirements = raw.get("requirements")
         if not isinstance(requirements, dict):
             raise _shape(
                 case,
                 '"requirements" must be an object keyed by requirement id, '
-                f"got {_type_name(requirements)}",
+                f"got {type_name(requirements)}",
             )
         predicted = requirements.get(case.req_id)
         if predicted is None:
             return None
         if not isinstance(predicted, dict):
-            raise _shape(
-                case, f"expected an object with an assessment, got {_type_name(predicted)}"
-            )
+            raise _shape(case, f"expected an object with an assessment, got {type_name(predicted)}")
         blocks = {block: _cited_block(case, block, predicted.get(block)) for block in BLOCKS}
         return {**predicted, **blocks, "retrieved": _retrieved(case, predicted.get("retrieved"))}
 

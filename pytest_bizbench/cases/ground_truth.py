@@ -14,24 +14,15 @@ Decisions the spec leaves open:
 
 from __future__ import annotations
 
-import json
 import re
 from pathlib import Path
 from typing import Any, TypeAlias
 
+from .checks import describe, id_problem, is_case_id, min_score_of, type_name
 from .jsonio import InputError, iter_jsonl, parse_json, read_text
 from .model import CaseError, GroundTruthCase, content_hash
 
 _NON_SPACE = re.compile(r"\S")
-_TYPE_NAMES: dict[type, str] = {
-    dict: "object",
-    list: "list",
-    str: "string",
-    bool: "boolean",
-    int: "number",
-    float: "number",
-    type(None): "null",
-}
 
 Loaded: TypeAlias = list[GroundTruthCase | CaseError]
 
@@ -70,7 +61,7 @@ def _load_json(source: str, text: str) -> Loaded:
                 source,
                 None,
                 'top level must be a document object or {"documents": [...]}, '
-                f"got {_type_name(top)}",
+                f"got {type_name(top)}",
             )
         ]
     if "documents" not in top or "ground_truth" in top:
@@ -79,7 +70,7 @@ def _load_json(source: str, text: str) -> Loaded:
         return [_document(source, top, {}, line=line)]
     documents = top["documents"]
     if not isinstance(documents, list):
-        return [CaseError(source, None, f'"documents" must be a list, got {_type_name(documents)}')]
+        return [CaseError(source, None, f'"documents" must be a list, got {type_name(documents)}')]
     seen: dict[str, str] = {}
     return [_document(source, raw, seen, index=index) for index, raw in enumerate(documents)]
 
@@ -97,20 +88,15 @@ def _document(
     where = f"line {line}" if index is None else f"documents[{index}]"
     prefix = "" if index is None else f"{where}: "
     if not isinstance(raw, dict):
-        return CaseError(source, line, f"{prefix}document must be an object, got {_type_name(raw)}")
+        return CaseError(source, line, f"{prefix}document must be an object, got {type_name(raw)}")
     case_id = raw.get("id")
-    if not isinstance(case_id, str) or not case_id.strip():
-        problem = (
-            'missing required key "id"'
-            if case_id is None
-            else f'"id" must be a non-empty string, got {_describe(case_id)}'
-        )
-        return CaseError(source, line, prefix + problem)
+    if not is_case_id(case_id):
+        return CaseError(source, line, prefix + id_problem(case_id, "id"))
     if case_id in seen:
         return CaseError(
             source,
             line,
-            f"{prefix}duplicate id {_quote(case_id)} (first at {seen[case_id]})",
+            f"{prefix}duplicate id {describe(case_id)} (first at {seen[case_id]})",
             case_id,
         )
     seen[case_id] = where
@@ -121,17 +107,17 @@ def _document(
         problems.append(
             'missing required key "ground_truth"'
             if ground_truth is None
-            else f'"ground_truth" must be an object, got {_type_name(ground_truth)}'
+            else f'"ground_truth" must be an object, got {type_name(ground_truth)}'
         )
         ground_truth = {}
     labels = raw.get("labels")
     if labels is None:
         labels = []
     elif not isinstance(labels, list):
-        problems.append(f'"labels" must be a list of strings, got {_type_name(labels)}')
+        problems.append(f'"labels" must be a list of strings, got {type_name(labels)}')
     else:
         problems.extend(
-            f'"labels"[{position}] must be a string, got {_type_name(label)}'
+            f'"labels"[{position}] must be a string, got {type_name(label)}'
             for position, label in enumerate(labels)
             if not isinstance(label, str)
         )
@@ -139,13 +125,7 @@ def _document(
     metadata = _optional(raw, "metadata", dict, "an object", problems) or {}
     content = _optional(raw, "content", str, "a string or null", problems)
     extracted = _optional(raw, "extracted_fields", dict, "an object", problems)
-    min_score = raw.get("min_score")
-    if min_score is not None and (
-        isinstance(min_score, bool)
-        or not isinstance(min_score, (int, float))
-        or not 0 <= min_score <= 1
-    ):
-        problems.append(f'"min_score" must be a number in [0, 1], got {_describe(min_score)}')
+    min_score = min_score_of(raw, problems)
     if problems:
         return CaseError(source, line, prefix + "; ".join(problems), case_id)
 
@@ -158,7 +138,7 @@ def _document(
         content=content,
         ground_truth=ground_truth,
         extracted_fields=extracted,
-        min_score=None if min_score is None else float(min_score),
+        min_score=min_score,
         case_hash=content_hash(raw),
     )
 
@@ -167,21 +147,5 @@ def _optional(raw: dict[str, Any], key: str, kind: type, expected: str, problems
     value = raw.get(key)
     if value is None or isinstance(value, kind):
         return value
-    problems.append(f'"{key}" must be {expected}, got {_type_name(value)}')
+    problems.append(f'"{key}" must be {expected}, got {type_name(value)}')
     return None
-
-
-def _type_name(value: Any) -> str:
-    return _TYPE_NAMES.get(type(value), type(value).__name__)
-
-
-def _describe(value: Any) -> str:
-    """A scalar shown as itself (`1.5`, `"high"`), anything else by its type."""
-    if isinstance(value, (str, int, float)) and not isinstance(value, bool):
-        text = _quote(value) if isinstance(value, str) else repr(value)
-        return text if len(text) <= 40 else _type_name(value)
-    return _type_name(value)
-
-
-def _quote(text: str) -> str:
-    return json.dumps(text, ensure_ascii=False)

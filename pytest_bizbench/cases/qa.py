@@ -37,7 +37,7 @@ from typing import TYPE_CHECKING, Any
 
 from pytest_bizbench.sdk import ExtendedDocument
 
-from .ground_truth import _describe, _type_name
+from .checks import describe, min_score_of, type_name
 from .jsonio import InputError, iter_jsonl, read_text
 from .model import CaseError, PredictionShapeError, content_hash
 
@@ -121,7 +121,7 @@ def load_qa(path: Path, max_bytes: int, open_book: bool | None = None) -> list[Q
             results.append(CaseError(source, value.line, value.message))
             continue
         if not isinstance(value, dict):
-            problem = f"row must be an object, got {_type_name(value)}"
+            problem = f"row must be an object, got {type_name(value)}"
             results.append(CaseError(source, line, problem))
             continue
         if fmt is None:
@@ -163,23 +163,17 @@ def _row(
     gold_key = "expected" if kind == GENERIC else "answer"
     gold = _gold(raw.get(gold_key))
     if question is None or not question.strip():
-        shown = _describe(raw.get("question"))
+        shown = describe(raw.get("question"))
         problems.append(f'"question" must be a non-empty string, got {shown}')
     if gold is None:
         problems.append(
-            f'"{gold_key}" must be a non-empty string or a number, got {_describe(raw[gold_key])}'
+            f'"{gold_key}" must be a non-empty string or a number, got {describe(raw[gold_key])}'
         )
     if kind == LEGALBENCH and asks and raw.get("text") is not None and passage is None:
-        problems.append(f'"text" must be a string, got {_type_name(raw["text"])}')
+        problems.append(f'"text" must be a string, got {type_name(raw["text"])}')
     evidence = _evidence(raw.get("evidence"), problems)
     tags = _tags(raw, kind, problems)
-    min_score = raw.get("min_score")
-    if min_score is not None and (
-        isinstance(min_score, bool)
-        or not isinstance(min_score, (int, float))
-        or not 0 <= min_score <= 1
-    ):
-        problems.append(f'"min_score" must be a number in [0, 1], got {_describe(min_score)}')
+    min_score = min_score_of(raw, problems)
     if case_id is not None and case_id in seen and not problems:
         return CaseError(
             source, line, f"duplicate id {case_id!r} (first at line {seen[case_id]})", case_id
@@ -199,7 +193,7 @@ def _row(
         passage=passage,
         tags=tags,
         prompt=build_prompt(question, evidence, passage, book),
-        min_score=None if min_score is None else float(min_score),
+        min_score=min_score,
         case_hash=content_hash(raw),
         filename=doc_name if isinstance(doc_name, str) else "",
     )
@@ -229,7 +223,7 @@ def _case_id(
         return str(value)
     if isinstance(value, str) and value.strip():
         return value
-    problems.append(f'"{key}" must be a non-empty string or an integer, got {_describe(value)}')
+    problems.append(f'"{key}" must be a non-empty string or an integer, got {describe(value)}')
     return None
 
 
@@ -271,7 +265,7 @@ def _tags(raw: dict[str, Any], kind: str, problems: list[str]) -> dict[str, Any]
     if tags is None:
         return {}
     if not isinstance(tags, dict):
-        problems.append(f'"tags" must be an object, got {_type_name(tags)}')
+        problems.append(f'"tags" must be an object, got {type_name(tags)}')
         return {}
     return tags
 
@@ -314,7 +308,7 @@ class QAKind:
             if isinstance(answer, bool) or not isinstance(answer, (str, int, float)):
                 raise PredictionShapeError(
                     f"prediction for question {case.id!r}: an answer is "
-                    f'{_type_name(answer)}, not a string; give {{"answer": str}}, '
+                    f'{type_name(answer)}, not a string; give {{"answer": str}}, '
                     f'{{"answers": [str, ...]}}, a string or a list of strings'
                 )
             texts.append(str(answer))

@@ -9,9 +9,10 @@ end, so the value does not depend on the order of float operations.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Any
 
 
 def pass_at_k(n: int, c: int, k: int) -> float:
@@ -31,6 +32,27 @@ def pass_at_k(n: int, c: int, k: int) -> float:
     if not 0 <= c <= n:
         raise ValueError(f"pass_at_k: c={c} must be within 0..n={n}")
     return float(1 - Fraction(math.comb(n - c, k), math.comb(n, k)))
+
+
+def pass_at_k_details(n: int, c: int, ks: Sequence[int]) -> dict[str, Any]:
+    """A document's `pass_at_k` (null where k > n) and, then, its `pass_at_k_note`."""
+    details: dict[str, Any] = {
+        "pass_at_k": {str(k): pass_at_k(n, c, k) if k <= n else None for k in ks}
+    }
+    too_few = [k for k in ks if k > n]
+    if too_few:
+        details["pass_at_k_note"] = "; ".join(f"k={k} > n={n}" for k in too_few)
+    return details
+
+
+def pass_at_k_metrics(details: Iterable[Mapping[str, Any]], ks: Sequence[int]) -> dict[str, Any]:
+    """`pass_at_<k>`: the mean over the documents with n >= k (null when there are none)."""
+    rows = [d.get("pass_at_k") or {} for d in details]
+    metrics: dict[str, Any] = {}
+    for k in ks:
+        values = [float(v) for row in rows if isinstance(v := row.get(str(k)), (int, float))]
+        metrics[f"pass_at_{k}"] = math.fsum(values) / len(values) if values else None
+    return metrics
 
 
 @dataclass(frozen=True, slots=True)
