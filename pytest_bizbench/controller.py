@@ -136,6 +136,8 @@ class Controller:
             self.aggregator.add_collect_error(report.nodeid, str(report.longrepr))
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        if not self._is_case(report.nodeid):  # a plain test next to the cases
+            return
         longrepr = str(report.longrepr) if report.failed else ""
         self.aggregator.add_report(
             report.nodeid, report.when, report.outcome, report.user_properties, longrepr

@@ -90,13 +90,18 @@ class BizbenchItem(pytest.Item):
 
     payload: DocumentPayload | None = None
 
-    def attach(self, payload: DocumentPayload) -> None:
+    def publish(self, payload: DocumentPayload) -> None:
+        """Put the payload on the report of the phase that decides the outcome.
+
+        Only that report carries it (setup's when setup fails, else call's), so
+        each payload crosses from an xdist worker once.
+        """
         self.payload = payload
         self.user_properties.extend(payload.properties())
 
     def teardown(self) -> None:
-        # The payload is read from the setup and call reports; keeping it off the
-        # teardown report keeps it out of JUnit XML, which lists those properties.
+        # Keeping the payload off the teardown report keeps it out of JUnit XML,
+        # which lists the teardown report's properties.
         self.user_properties[:] = [p for p in self.user_properties if p[0] != PAYLOAD_KEY]
 
     def repr_failure(
@@ -116,7 +121,7 @@ class ErrorItem(BizbenchItem):
 
     def setup(self) -> None:
         error = self.error
-        self.attach(
+        self.publish(
             DocumentPayload(
                 status=ERROR,
                 benchmark=None,
@@ -173,8 +178,9 @@ class CaseItem(BizbenchItem):
             regex_timeout=state.settings.regex_timeout,
             cache=PredictionCache(cache_dir) if cache_dir else None,
         )
-        self.attach(payload)
+        self.payload = payload
         if payload.status == ERROR:
+            self.publish(payload)
             raise BenchmarkCrash(payload.message)
 
     def pass_mark(self) -> tuple[float, str]:
@@ -187,7 +193,8 @@ class CaseItem(BizbenchItem):
 
     def runtest(self) -> None:
         payload = self.payload
-        assert payload is not None, "setup() attaches the payload"
+        assert payload is not None, "setup() scores the case"
+        self.publish(payload)
         if payload.status == MISSING:
             raise MissingPrediction(payload.message)
         if payload.status == SKIPPED:  # in the call phase, so the item counts as run
