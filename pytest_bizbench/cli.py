@@ -17,7 +17,9 @@ from pytest_bizbench.report.markdown import markdown_table, render_markdown
 from pytest_bizbench.report.reader import ReportError, read_report, recorded_registry, run_result
 from pytest_bizbench.report.tables import comparison_notes, comparison_table, worst_table
 from pytest_bizbench.report.terminal import text_table
+from pytest_bizbench.scaffold import ScaffoldError, scaffold_benchmark
 from pytest_bizbench.settings import BaselineOptions
+from pytest_bizbench.validate import ValidateUsageError, validate
 
 USAGE_ERROR = 2
 
@@ -102,6 +104,29 @@ def _report(args: argparse.Namespace) -> int:
     return 0
 
 
+def _validate(args: argparse.Namespace) -> int:
+    """One ✓/✗ line per check; exit 1 on any ✗, 2 on a path that is not there."""
+    try:
+        lines, ok = validate(args.paths)
+    except ValidateUsageError as exc:
+        return _fail("validate", exc)
+    print("\n".join(lines))
+    return 0 if ok else 1
+
+
+def _scaffold(args: argparse.Namespace) -> int:
+    """A new benchmark project in ./NAME; exit 1, touching nothing, when it exists."""
+    try:
+        created = scaffold_benchmark(Path.cwd(), args.name)
+    except ValueError as exc:
+        return _fail("scaffold", exc)
+    except ScaffoldError as exc:
+        print(f"bizbench scaffold: {exc}", file=sys.stderr)
+        return 1
+    print(f"created {created}/ — run `pytest` inside it")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="bizbench", description="Evaluate systems against ground truth with pytest."
@@ -145,6 +170,24 @@ def build_parser() -> argparse.ArgumentParser:
     report.add_argument("report", metavar="REPORT")
     report.add_argument("--format", choices=("markdown", "html"), default="markdown")
     report.add_argument("-o", "--output", default=None, metavar="FILE", help="default: stdout")
+    validate = commands.add_parser(
+        "validate",
+        help="check benchmark modules and case files",
+        description="Check benchmark modules (.py: import, class, base class, methods, "
+        "identity fields, match rules) and case files (the collector's schema checks, "
+        "file:line per problem; a directory means its case files). Exit 1 on any failed "
+        "check, 2 on a path that does not exist.",
+    )
+    validate.add_argument("paths", nargs="+", metavar="PATH")
+    scaffold = commands.add_parser(
+        "scaffold",
+        help="create a new benchmark project",
+        description="Create ./NAME with a benchmark, sample ground truth, predictions, a "
+        "test and a README; its tests pass straight away. Exit 1 if ./NAME exists.",
+    )
+    what = scaffold.add_subparsers(dest="what", metavar="WHAT", required=True)
+    benchmark = what.add_parser("benchmark", help="a benchmark project")
+    benchmark.add_argument("name", metavar="NAME", help="kebab-case benchmark name")
     return parser
 
 
@@ -164,6 +207,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _merge(args, pytest_args)
     if args.command == "report":
         return _report(args)
+    if args.command == "validate":
+        return _validate(args)
+    if args.command == "scaffold":
+        return _scaffold(args)
     parser.print_help(sys.stderr)
     return USAGE_ERROR
 

@@ -405,6 +405,21 @@ def check_scored(benchmark: BenchmarkPlugin, result: object) -> ScoredDocument:
     return result
 
 
+# The identity class attributes `identity_problems` checks, in its order (`bizbench validate`).
+IDENTITY_FIELDS = (
+    "name",
+    "version",
+    "description",
+    "target_labels",
+    "metric_unit",
+    "group_by",
+    "headline_metric",
+    "min_score",
+    "REGRESSION_THRESHOLD",
+    "IMPROVEMENT_THRESHOLD",
+)
+
+
 def identity_problems(cls: type) -> list[tuple[str, str]]:
     """(field, problem) pairs for a benchmark class's identity (SPEC §1)."""
     problems: list[tuple[str, str]] = []

@@ -16,6 +16,7 @@ from pytest_bizbench.benchmarks.agent_fs import (
 from pytest_bizbench.benchmarks.review_retrieval import REVIEW_INI, ReviewConfig
 from pytest_bizbench.gate import Threshold, parse_threshold
 from pytest_bizbench.scoring import LadderConfig
+from pytest_bizbench.sdk import DEFAULT_REGEX_TIMEOUT
 
 DEFAULT_CASE_PATTERNS = (
     "*.ground-truth.json",
@@ -28,6 +29,7 @@ DEFAULT_CASE_PATTERNS = (
 )
 DEFAULT_MODEL = "default"
 DEFAULT_REPORT = "bizbench-report.json"
+DEFAULT_MAX_CASE_BYTES = 50_000_000
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,6 +86,24 @@ class Settings:
     prediction_cache: Path | None = None
 
 
+def default_settings() -> Settings:
+    """Every option at its default, for reading case files outside a pytest run
+    (`bizbench validate`), where there is no config to read."""
+    return Settings(
+        predictions=(),
+        models=(DEFAULT_MODEL,),
+        min_score=None,
+        thresholds=(),
+        report_path=Path(DEFAULT_REPORT),
+        case_patterns=DEFAULT_CASE_PATTERNS,
+        max_case_bytes=DEFAULT_MAX_CASE_BYTES,
+        regex_timeout=DEFAULT_REGEX_TIMEOUT,
+        ladder=LadderConfig(),
+        benchmark_specs=(),
+        builtin_benchmarks=True,
+    )
+
+
 def add_options(parser: pytest.Parser) -> None:
     group = parser.getgroup("bizbench", "bizbench: evaluate systems against ground truth")
     group.addoption(
@@ -126,7 +146,11 @@ def add_options(parser: pytest.Parser) -> None:
         "linelist",
         default=list(DEFAULT_CASE_PATTERNS),
     )
-    ini("bizbench_max_case_bytes", "size cap of one case file (bytes).", default="50000000")
+    ini(
+        "bizbench_max_case_bytes",
+        "size cap of one case file (bytes).",
+        default=str(DEFAULT_MAX_CASE_BYTES),
+    )
     ini("bizbench_regex_timeout", "seconds one regex rule match may take.", default="1.0")
     ini("bizbench_strictness", "similarity that counts as a match (0-1).", default="0.90")
     ini("bizbench_rel_tol", "relative tolerance of number fields.", default="0.01")
