@@ -7,7 +7,7 @@ xdist run aggregate the same data the same way (SPEC §9).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -105,6 +105,8 @@ class Aggregator:
     documents: dict[str, ReportDocument] = field(default_factory=dict)
     errors: dict[str, dict[str, Any]] = field(default_factory=dict)
     reported: set[str] = field(default_factory=set)
+    # the payload of an item known only by its node id (a crashed worker's)
+    identify: Callable[[str, str], DocumentPayload | None] | None = None
 
     def add_report(
         self,
@@ -128,6 +130,9 @@ class Aggregator:
             # a worker that crashed, or a failure outside our items' control
             message = _first_line(longrepr) or f"item did not finish ({when})"
             self.errors[nodeid] = {"nodeid": nodeid, "message": message}
+            crashed = self.identify(nodeid, message) if self.identify else None
+            if crashed is not None:
+                self.documents[nodeid] = ReportDocument(nodeid, ERROR, crashed)
             return
         self.errors[nodeid] = _error_entry(nodeid, payload)
         if payload.benchmark is not None:

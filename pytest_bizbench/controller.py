@@ -33,6 +33,8 @@ from pytest_bizbench.baseline import (
     save_baseline,
 )
 from pytest_bizbench.gate import Completeness, evaluate_thresholds, gate_reasons
+from pytest_bizbench.items import parse_item_name
+from pytest_bizbench.payload import ERROR, DocumentPayload
 from pytest_bizbench.report import RunResult, build_report, write_report
 from pytest_bizbench.report.markdown import append_step_summary
 from pytest_bizbench.report.terminal import write_summary
@@ -103,7 +105,8 @@ def conclude(
 class Controller:
     def __init__(self, config: pytest.Config) -> None:
         self.config = config
-        self.aggregator = Aggregator()
+        self.aggregator = Aggregator(identify=self._identify)
+        self._case_files: dict[str, bool] = {}
         self.selected: list[str] | None = None
         self.started_at = dt.datetime.now(dt.timezone.utc)
         self.started = time.perf_counter()
@@ -119,9 +122,33 @@ class Controller:
         self.baseline = load_baseline(self.config.stash[RUN_STATE].settings.baseline)
 
     def _is_case(self, nodeid: str) -> bool:
-        patterns = self.config.stash[RUN_STATE].settings.case_patterns
-        name = nodeid.split("::", 1)[0].rsplit("/", 1)[-1]
-        return any(fnmatch.fnmatch(name, pattern) for pattern in patterns)
+        file = nodeid.split("::", 1)[0]
+        known = self._case_files.get(file)
+        if known is None:  # asked for every report: match each file's name once
+            patterns = self.config.stash[RUN_STATE].settings.case_patterns
+            name = file.rsplit("/", 1)[-1]
+            known = self._case_files[file] = any(fnmatch.fnmatch(name, p) for p in patterns)
+        return known
+
+    def _identify(self, nodeid: str, message: str) -> DocumentPayload | None:
+        """An error document for a case item that never reported (its worker died)."""
+        state = self.config.stash[RUN_STATE]
+        case, _, name = nodeid.rpartition("::")
+        names = [b.name for b in state.registry.benchmarks]
+        found = parse_item_name(name, names, state.settings.models)
+        if found is None:
+            return None
+        case_id, benchmark, model = found
+        return DocumentPayload(
+            status=ERROR,
+            benchmark=benchmark,
+            model=model,
+            id=case_id,
+            case=case,
+            case_hash="",
+            score=None,
+            message=message,
+        )
 
     def pytest_collection_finish(self, session: pytest.Session) -> None:
         self.selected = [item.nodeid for item in session.items]

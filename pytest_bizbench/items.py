@@ -7,7 +7,7 @@ other case still runs.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -64,10 +64,9 @@ class CaseFile(pytest.File):
                 )
             for benchmark in benchmarks:
                 for model in models:
-                    suffix = benchmark.name if len(models) == 1 else f"{benchmark.name}-{model}"
                     item = CaseItem.from_parent(
                         self,
-                        name=f"{entry.id}[{suffix}]",
+                        name=item_name(entry.id, benchmark.name, model, models),
                         case=entry,
                         benchmark=benchmark,
                         model=model,
@@ -75,6 +74,29 @@ class CaseFile(pytest.File):
                     items.append(((entry.id, benchmark.name, model), item))
         items.sort(key=lambda pair: pair[0])
         return [item for _, item in items]
+
+
+def item_name(case_id: str, benchmark: str, model: str, models: Sequence[str]) -> str:
+    """`<id>[<benchmark>]`, or `<id>[<benchmark>-<model>]` when several models run."""
+    return f"{case_id}[{benchmark if len(models) == 1 else f'{benchmark}-{model}'}]"
+
+
+def parse_item_name(
+    name: str, benchmarks: Iterable[str], models: Sequence[str]
+) -> tuple[str, str, str] | None:
+    """(case id, benchmark, model) of a case item's name; None for any other name.
+
+    The inverse of `item_name`, for items known only by their node id: those of a
+    crashed xdist worker.
+    """
+    case_id, bracket, rest = name.rpartition("[")
+    if not bracket or not rest.endswith("]"):
+        return None
+    for benchmark in benchmarks:
+        for model in models:
+            if name == item_name(case_id, benchmark, model, models):
+                return case_id, benchmark, model
+    return None
 
 
 def _error_name(error: CaseError) -> str:

@@ -129,5 +129,11 @@ def test_crashed_worker_item_is_an_error_and_the_rest_is_scored(
     assert crashed, report["completeness"]["errors"]
     docs = report["benchmarks"]["totals"]["models"]["v1"]["documents"]
     assert {d["id"] for d in docs if d["outcome"] == "passed"} == {f"inv-{i:03d}" for i in range(6)}
+    # the crashed item is a document of its benchmark and model, outcome "error" (SPEC §9)
+    (crash,) = [d for d in docs if d["id"] == "crash"]
+    assert crash["outcome"] == "error"
+    assert crash["score"] is None
+    assert crash["nodeid"] == "cases/sub/b.ground-truth.jsonl::crash[totals]"
+    assert crash["case"] == "cases/sub/b.ground-truth.jsonl"
     assert report["completeness"]["complete"] is False
     assert report["gate"]["passed"] is False
