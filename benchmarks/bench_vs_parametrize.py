@@ -68,8 +68,8 @@ class Samples:
 def measure(cmd: list[str], cwd: Path, env: dict[str, str]) -> tuple[float, float, int]:
     """(wall seconds, peak RSS MB, exit code) of one child process.
 
-    Any non-zero exit is an error, except 1 under --collect-only: the plugin's gate
-    fails a collect-only run as incomplete, which is reported, not fatal here.
+    Any non-zero exit is an error (exit 1 is tolerated under --collect-only, for
+    measuring commits from before collect-only runs stopped judging the gate).
     """
     with tempfile.TemporaryFile() as out:
         start = time.perf_counter()
