@@ -66,3 +66,37 @@ def doc(doc_id: str, ground_truth: dict[str, Any], **extra: Any) -> dict[str, An
         "ground_truth": ground_truth,
         **extra,
     }
+
+
+# A custom benchmark with rules and groups, for runs compared across processes. Its
+# `first_ids` metric needs every document, so no average of shard metrics gives it;
+# with BIZBENCH_TEST_KILL set, scoring the case "crash" kills the worker outright.
+TOTALS_CONFTEST = """
+import os
+from pytest_bizbench import BenchmarkPlugin, MatchCondition, MatchRule, ScoredDocument
+
+class Totals(BenchmarkPlugin):
+    name = "totals"
+    version = "1.2.0"
+    description = "is the total right"
+    target_labels = ["invoice"]
+    group_by = "country"
+    MATCH_RULES = [
+        MatchRule("big", [MatchCondition("total", "gt", 100)]),
+        MatchRule("de", [MatchCondition("country", "regex", "^DE$")], "median"),
+    ]
+
+    def score(self, document):
+        if document.id == "crash" and os.environ.get("BIZBENCH_TEST_KILL"):
+            os._exit(1)
+        ok = document.extracted_fields.get("total") == document.ground_truth["total"]
+        return ScoredDocument(document, 1.0 if ok else 0.0, {"total": {"score": float(ok)}})
+
+    def compute(self, scored):
+        metrics = super().compute(scored)
+        metrics["first_ids"] = sorted(s.document.id for s in scored)[:3]
+        return metrics
+
+def pytest_bizbench_add_benchmarks(config):
+    return [Totals]
+"""

@@ -7,37 +7,10 @@ import sys
 from typing import Any
 
 import pytest
-from bizhelpers import Suite, doc, jsonl
+from bizhelpers import TOTALS_CONFTEST, Suite, doc, jsonl
 
 from pytest_bizbench.report.json_report import dumps
 
-CONFTEST = """
-from pytest_bizbench import BenchmarkPlugin, MatchCondition, MatchRule, ScoredDocument
-
-class Totals(BenchmarkPlugin):
-    name = "totals"
-    version = "1.2.0"
-    description = "is the total right"
-    target_labels = ["invoice"]
-    group_by = "country"
-    MATCH_RULES = [
-        MatchRule("big", [MatchCondition("total", "gt", 100)]),
-        MatchRule("de", [MatchCondition("country", "regex", "^DE$")], "median"),
-    ]
-
-    def score(self, document):
-        ok = document.extracted_fields.get("total") == document.ground_truth["total"]
-        return ScoredDocument(document, 1.0 if ok else 0.0, {"total": {"score": float(ok)}})
-
-    def compute(self, scored):
-        # a metric no average of shard metrics could give: it needs every document
-        metrics = super().compute(scored)
-        metrics["first_ids"] = sorted(s.document.id for s in scored)[:3]
-        return metrics
-
-def pytest_bizbench_add_benchmarks(config):
-    return [Totals]
-"""
 INI = """[pytest]
 bizbench_predictions =
     v1=v1.json
@@ -49,7 +22,7 @@ bizbench_thresholds =
 
 
 def build(suite: Suite, n: int = 12) -> None:
-    suite.write("conftest.py", CONFTEST)
+    suite.write("conftest.py", TOTALS_CONFTEST)
     suite.write("pytest.ini", INI)
     docs = [
         doc(
@@ -175,7 +148,7 @@ def test_merge_usage_errors_exit_2(suite: Suite, argv: list[str]) -> None:
 
 
 def test_merged_complete_shards_pass_and_can_become_the_baseline(suite: Suite) -> None:
-    suite.write("conftest.py", CONFTEST)
+    suite.write("conftest.py", TOTALS_CONFTEST)
     suite.write("pytest.ini", "[pytest]\nbizbench_predictions = preds.json\n")
     docs = [doc(f"c{i}", {"total": i}, extracted_fields={"total": i}) for i in range(4)]
     suite.cases("cases/a.ground-truth.jsonl", docs[:2])

@@ -6,36 +6,11 @@ import json
 from typing import Any
 
 import pytest
-from bizhelpers import Suite, doc, jsonl
-
-CONFTEST = """
-import os
-from pytest_bizbench import BenchmarkPlugin, MatchCondition, MatchRule, ScoredDocument
-
-class Totals(BenchmarkPlugin):
-    name = "totals"
-    version = "1.2.0"
-    description = "is the total right"
-    target_labels = ["invoice"]
-    group_by = "country"
-    MATCH_RULES = [
-        MatchRule("big", [MatchCondition("total", "gt", 100)]),
-        MatchRule("de", [MatchCondition("country", "regex", "^DE$")], "median"),
-    ]
-
-    def score(self, document):
-        if document.id == "crash" and os.environ.get("BIZBENCH_TEST_KILL"):
-            os._exit(1)
-        ok = document.extracted_fields.get("total") == document.ground_truth["total"]
-        return ScoredDocument(document, 1.0 if ok else 0.0, {"total": {"score": float(ok)}})
-
-def pytest_bizbench_add_benchmarks(config):
-    return [Totals]
-"""
+from bizhelpers import TOTALS_CONFTEST, Suite, doc, jsonl
 
 
 def build(suite: Suite, n: int = 24) -> None:
-    suite.write("conftest.py", CONFTEST)
+    suite.write("conftest.py", TOTALS_CONFTEST)
     docs = []
     for i in range(n):
         country = ("DE", "FR", "US")[i % 3]
