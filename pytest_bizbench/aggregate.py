@@ -193,6 +193,11 @@ def _error_entry(nodeid: str, payload: DocumentPayload) -> dict[str, Any]:
     return entry
 
 
+def scored_documents(docs: Iterable[ReportDocument]) -> list[ScoredDocument]:
+    """What compute() and compare_models() see: every document that has a score."""
+    return [d.scored() for d in docs if d.outcome != ERROR]
+
+
 def compute_metrics(
     name: str, benchmark: BenchmarkPlugin | None, docs: Iterable[ReportDocument]
 ) -> tuple[dict[str, Any], str | None]:
@@ -203,7 +208,7 @@ def compute_metrics(
     """
     if benchmark is None:
         return {}, f"benchmark {name!r} scored cases but is not registered on the controller"
-    scored = [d.scored() for d in docs if d.outcome != ERROR]
+    scored = scored_documents(docs)
     try:
         metrics: object = benchmark.compute(scored)
     except Exception as exc:
@@ -241,9 +246,9 @@ def paired_by_benchmark(
         if benchmark is None or len(present) < 2:
             continue
         a = present[0]
-        a_scored = [d.scored() for d in documents[name, a] if d.outcome != ERROR]
+        a_scored = scored_documents(documents[name, a])
         for b in present[1:]:
-            b_scored = [d.scored() for d in documents[name, b] if d.outcome != ERROR]
+            b_scored = scored_documents(documents[name, b])
             try:
                 result = benchmark.compare_models(
                     metrics[name, a], metrics[name, b], a_scored, b_scored

@@ -31,28 +31,27 @@ _PROSE_RE = re.compile(
 _OUT_OF_100_RE = re.compile(r"(?<![\d.])(-?\d+(?:\.\d+)?)\s*/\s*100(?!\.?\d)")
 
 
+def _with_values(rubric: str, values: dict[str, Any]) -> str:
+    text = json.dumps(values, ensure_ascii=False, default=str)
+    return f"{rubric}\n{text}\n"
+
+
 class Judge:
     """Helpers for implementing `pytest_bizbench_judge` with a language model."""
 
     @staticmethod
     def prompt(field: str, expected: Any, actual: Any) -> str:
         """The rubric followed by the field and both values, ready to send to a model."""
-        values = json.dumps(
-            {"field": field, "expected": expected, "extracted": actual},
-            ensure_ascii=False,
-            default=str,
+        return _with_values(
+            JUDGE_RUBRIC, {"field": field, "expected": expected, "extracted": actual}
         )
-        return f"{JUDGE_RUBRIC}\n{values}\n"
 
     @staticmethod
     def qa_prompt(question: str, expected: Any, answer: Any) -> str:
         """The QA rubric followed by the question, the gold answer and the answer."""
-        values = json.dumps(
-            {"question": question, "gold_answer": expected, "answer": answer},
-            ensure_ascii=False,
-            default=str,
+        return _with_values(
+            QA_RUBRIC, {"question": question, "gold_answer": expected, "answer": answer}
         )
-        return f"{QA_RUBRIC}\n{values}\n"
 
     @staticmethod
     def parse_score(text: str) -> float | None:
