@@ -23,6 +23,13 @@ from pytest_bizbench.registry import Registry
 from pytest_bizbench.sdk import BenchmarkPlugin, ExtendedDocument, ScoredDocument
 
 PASSED, FAILED = "passed", "failed"
+XFAILED, XPASSED = "xfailed", "xpassed"
+RERUN = "rerun"  # pytest-rerunfailures: an attempt that is tried again
+
+
+def _xfail_word(outcome: str) -> str:
+    """pytest's word for an xfail-marked item ("" for a strict xpass: `failed`)."""
+    return {"skipped": XFAILED, PASSED: XPASSED}.get(outcome, "")
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,6 +39,7 @@ class ReportDocument:
     nodeid: str
     outcome: str
     payload: DocumentPayload
+    pytest_outcome: str = ""  # `xfailed` or `xpassed` for an xfail-marked case
 
     def as_json(self) -> dict[str, Any]:
         p = self.payload
@@ -54,6 +62,8 @@ class ReportDocument:
             out["latency_ms"] = round(p.latency_ms, 3)
         if p.message and self.outcome != PASSED:
             out["message"] = p.message
+        if self.pytest_outcome:
+            out["pytest_outcome"] = self.pytest_outcome
         return out
 
     @classmethod
@@ -81,7 +91,7 @@ class ReportDocument:
             latency_ms=float(latency) if latency is not None else None,
             message=str(doc.get("message") or ""),
         )
-        return cls(str(doc["nodeid"]), outcome, payload)
+        return cls(str(doc["nodeid"]), outcome, payload, str(doc.get("pytest_outcome") or ""))
 
     def scored(self) -> ScoredDocument:
         p = self.payload
@@ -115,15 +125,32 @@ class Aggregator:
         outcome: str,
         user_properties: list[tuple[str, Any]],
         longrepr: str,
+        *,
+        wasxfail: bool = False,
     ) -> None:
-        """Take the setup, call or crash report of an item; teardown adds nothing."""
-        if when == "teardown" or (when == "setup" and outcome != FAILED):
+        """Take the setup, call or crash report of an item; teardown adds nothing.
+
+        The last report of an item wins: an attempt that a rerun plugin retries
+        (outcome `rerun`) is dropped, and a later attempt replaces what an earlier
+        one left. An xfail-marked case keeps pytest's word (`xfailed`, `xpassed`).
+        """
+        if when == "teardown" or outcome == RERUN or (when == "setup" and outcome != FAILED):
             return
         self.reported.add(nodeid)
+        self.errors.pop(nodeid, None)
+        self.documents.pop(nodeid, None)
         payload = find_payload(user_properties) if when in ("setup", "call") else None
-        if when == "call" and payload is not None and outcome in (PASSED, FAILED):
-            self.documents[nodeid] = ReportDocument(nodeid, outcome, payload)
-            return
+        if when == "call" and payload is not None and payload.status != ERROR:
+            word = _xfail_word(outcome) if wasxfail else ""
+            if word:  # the score's own verdict as outcome, pytest's word beside it
+                passed = word == XPASSED
+                self.documents[nodeid] = ReportDocument(
+                    nodeid, PASSED if passed else FAILED, payload, word
+                )
+                return
+            if outcome in (PASSED, FAILED):
+                self.documents[nodeid] = ReportDocument(nodeid, outcome, payload)
+                return
         if outcome == "skipped":
             return
         if payload is None:

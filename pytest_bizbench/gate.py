@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import difflib
 import math
 import operator
 import re
-from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 _OPS: dict[str, Callable[[float, float], bool]] = {
@@ -94,18 +95,58 @@ def resolve_metric(metrics: Mapping[str, Any], path: str) -> Any:
     return node
 
 
+def metric_paths(metrics: Mapping[str, Any], prefix: str = "") -> list[str]:
+    """Every dotted path to a number in the metrics, for suggesting the closest one."""
+    paths = []
+    for key, value in metrics.items():
+        path = f"{prefix}{key}"
+        if isinstance(value, Mapping):
+            paths += metric_paths(value, path + ".")
+        elif isinstance(value, (int, float)) and not isinstance(value, bool):
+            paths.append(path)
+    return paths
+
+
+def _unknown_metric(metrics: Mapping[str, Any], path: str) -> str:
+    close = difflib.get_close_matches(path, metric_paths(metrics), n=1, cutoff=0.5)
+    hint = f"; did you mean {close[0]!r}?" if close else ""
+    return f"no such metric{hint} (top-level metrics: {', '.join(sorted(metrics)) or 'none'})"
+
+
+@dataclass(frozen=True, slots=True)
+class Registered:
+    """What the thresholds need to know of the registered benchmarks and the cases
+    seen, to say why a benchmark has no metrics."""
+
+    target_labels: Mapping[str, Sequence[str]] = field(default_factory=dict)
+    labels_seen: Sequence[str] = ()
+
+    def no_metrics(self, benchmark: str) -> str:
+        targets = self.target_labels.get(benchmark)
+        if targets is None:
+            return "no such benchmark"
+        return (
+            f"benchmark {benchmark!r} scored no case: its target_labels {list(targets)} "
+            f"matched none of the labels seen ({sorted(set(self.labels_seen))})"
+        )
+
+
 def evaluate_thresholds(
-    thresholds: Iterable[Threshold], metrics: Mapping[tuple[str, str], Mapping[str, Any]]
+    thresholds: Iterable[Threshold],
+    metrics: Mapping[tuple[str, str], Mapping[str, Any]],
+    registered: Registered | None = None,
 ) -> list[ThresholdResult]:
     """Check each threshold against every model it names (all models when none)."""
+    registered = registered or Registered()
     results = []
     for t in thresholds:
         models = sorted(m for b, m in metrics if b == t.benchmark)
+        if not models:
+            note = registered.no_metrics(t.benchmark)
+            results.append(ThresholdResult(t, t.model or "*", None, False, note))
+            continue
         if t.model is not None:
             models = [t.model]
-        if not models:
-            results.append(ThresholdResult(t, t.model or "*", None, False, "no such benchmark"))
-            continue
         for model in models:
             found = metrics.get((t.benchmark, model))
             if found is None:
@@ -113,7 +154,9 @@ def evaluate_thresholds(
                 continue
             actual = resolve_metric(found, t.metric)
             if isinstance(actual, bool) or not isinstance(actual, (int, float)):
-                note = "no such metric" if actual is None else "metric is not a number"
+                note = (
+                    _unknown_metric(found, t.metric) if actual is None else "metric is not a number"
+                )
                 results.append(ThresholdResult(t, model, None, False, note))
                 continue
             value = float(actual)
@@ -132,6 +175,7 @@ class Completeness:
     scored: int
     errors: tuple[dict[str, Any], ...]
     missing: tuple[dict[str, Any], ...]
+    shard: bool = False  # one CI shard of a run (--bizbench-shard)
 
     @property
     def complete(self) -> bool:
@@ -147,6 +191,7 @@ class Completeness:
             "interrupted": self.interrupted,
             "errors": list(self.errors),
             "missing": list(self.missing),
+            "shard": self.shard,
         }
 
     def reasons(self) -> list[str]:

@@ -23,6 +23,7 @@ PAYLOAD_KEY = "bizbench"
 SCORE_KEY = "bizbench_score"
 BENCHMARK_KEY = "bizbench_benchmark"
 MODEL_KEY = "bizbench_model"
+OWN_PROPERTIES = (SCORE_KEY, BENCHMARK_KEY, MODEL_KEY)
 MAX_TEXT = 500  # characters of one string kept in report details
 MAX_ITEMS = 200  # entries of one list or object kept in report details
 SMALL_JSON = 8000  # characters of plain JSON that pass as they are

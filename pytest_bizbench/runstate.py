@@ -35,3 +35,19 @@ def start_run(config: pytest.Config) -> RunState:
 
 def run_state(config: pytest.Config) -> RunState:
     return config.stash[RUN_STATE]
+
+
+#: set by `bizbench merge`, whose session runs no items and writes its own report
+MERGING = pytest.StashKey[bool]()
+
+
+def runs_items(config: pytest.Config) -> bool:
+    """Whether this session runs case items' tests: not under --collect-only,
+    --setup-only, --setup-plan (no model called, no report) or `bizbench merge`."""
+    option = config.option
+    return not (
+        option.collectonly
+        or getattr(option, "setuponly", False)
+        or getattr(option, "setupplan", False)
+        or config.stash.get(MERGING, False)
+    )

@@ -78,7 +78,7 @@ def test_evaluate_thresholds_every_model_when_none_named() -> None:
     [
         ("other:accuracy>=0.1", "no such benchmark"),
         ("fa:v9:accuracy>=0.1", "no such model"),
-        ("fa:recall>=0.1", "no such metric"),
+        ("fa:recall>=0.1", "no such metric (top-level metrics: accuracy, groups)"),
         ("fa:groups>=0.1", "metric is not a number"),
     ],
 )

@@ -73,8 +73,10 @@ def build_report(result: RunResult, registry: Registry) -> dict[str, Any]:
             "metrics": result.metrics.get((name, model), {}),
             "documents": [d.as_json() for d in docs],
         }
-        if (name, model) in result.comparisons:
-            entry.setdefault("comparison", {})[model] = result.comparisons[name, model]
+    for (name, model), comparison in result.comparisons.items():
+        # also a benchmark x model of the baseline that this run lacks (verdict missing)
+        entry = benchmarks.setdefault(name, _benchmark_entry(registry, name))
+        entry.setdefault("comparison", {})[model] = comparison
     for name, pairs in result.paired.items():
         if name in benchmarks:
             benchmarks[name]["paired"] = pairs
@@ -119,3 +121,18 @@ def write_report(report: Mapping[str, Any], path: Path) -> None:
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+
+
+def write_report_or_say(report: Mapping[str, Any], path: Path) -> str | None:
+    """Write the report; None when written, else the one line that says why not.
+
+    Details are made JSON where each payload is built, so this catches what is left:
+    a path that cannot be written, or a value that still is not JSON.
+    """
+    try:
+        write_report(report, path)
+    except OSError as exc:
+        return f"cannot write report {path}: {exc.strerror or exc}"
+    except (TypeError, ValueError, RecursionError) as exc:
+        return f"cannot write report {path}: {type(exc).__name__}: {exc}"
+    return None
