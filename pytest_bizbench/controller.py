@@ -37,6 +37,7 @@ from pytest_bizbench.gate import Completeness, Registered, evaluate_thresholds, 
 from pytest_bizbench.gate_outcome import report_gate
 from pytest_bizbench.items import parse_item_name
 from pytest_bizbench.payload import ERROR, DocumentPayload
+from pytest_bizbench.registry import late_registration, unloaded_registrar
 from pytest_bizbench.report import RunResult, build_report
 from pytest_bizbench.report.json_report import write_report_or_say
 from pytest_bizbench.report.markdown import append_step_summary
@@ -170,6 +171,9 @@ class Controller:
     @pytest.hookimpl(optionalhook=True)
     def pytest_xdist_node_collection_finished(self, node: Any, ids: list[str]) -> None:
         if self.selected is None:
+            late = unloaded_registrar(self.config, ids)
+            if late is not None:  # the usage error a serial run raises while collecting
+                pytest.exit(late_registration(late), returncode=pytest.ExitCode.USAGE_ERROR)
             self.selected = list(ids)
 
     def pytest_collectreport(self, report: pytest.CollectReport) -> None:
@@ -219,7 +223,7 @@ class Controller:
         Every report has arrived by now, also under xdist (its workers report
         during the test loop).
         """
-        if not runs_items(self.config):
+        if not runs_items(self.config) or exitstatus == pytest.ExitCode.USAGE_ERROR:
             return  # nothing was meant to run: no report, no gate
         state = self.config.stash[RUN_STATE]
         runs = collect_agent_runs(self.config, state)  # no items: read here (agent_runs.py)
@@ -259,7 +263,16 @@ class Controller:
         if reasons and session.exitstatus == pytest.ExitCode.OK:
             session.exitstatus = pytest.ExitCode.TESTS_FAILED
 
-    def pytest_terminal_summary(self, terminalreporter: pytest.TerminalReporter) -> None:
+    def pytest_terminal_summary(
+        self, terminalreporter: pytest.TerminalReporter, exitstatus: int
+    ) -> None:
+        if exitstatus == pytest.ExitCode.NO_TESTS_COLLECTED and runs_items(self.config):
+            patterns = self.config.stash[RUN_STATE].settings.case_patterns
+            terminalreporter.write_line(
+                f"bizbench: no case file found; looked for {' '.join(patterns)} "
+                "(ini bizbench_case_patterns)",
+                yellow=True,
+            )
         if self.result is not None:
             registry = self.config.stash[RUN_STATE].registry
             write_summary(

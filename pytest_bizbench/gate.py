@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import difflib
+from collections import Counter
 import math
 import operator
 import re
@@ -76,6 +77,29 @@ def parse_threshold(text: str) -> Threshold:
         raise ValueError(f"bad threshold {text!r}: the value must be finite")
     benchmark, model, metric = (parts[0], None, parts[1]) if len(parts) == 2 else parts
     return Threshold(benchmark, model, metric, match["op"], value, text.strip())
+
+
+def _closest(name: str, known: Sequence[str]) -> str:
+    close = difflib.get_close_matches(name, known, n=1, cutoff=0.6)
+    return f"; did you mean {close[0]!r}?" if close else f" (known: {', '.join(known)})"
+
+
+def check_threshold_names(
+    thresholds: Iterable[Threshold], benchmarks: Sequence[str], models: Sequence[str]
+) -> None:
+    """Raise ValueError for a threshold naming an unknown benchmark or model, before
+    anything runs: a typo must not turn a gate off after an hour of model calls."""
+    for t in thresholds:
+        if t.benchmark not in benchmarks:
+            raise ValueError(
+                f"threshold {t.text!r}: no benchmark {t.benchmark!r} is registered"
+                + _closest(t.benchmark, sorted(benchmarks))
+            )
+        if t.model is not None and t.model not in models:
+            raise ValueError(
+                f"threshold {t.text!r}: no model {t.model!r} in this run's predictions"
+                + _closest(t.model, list(models))
+            )
 
 
 def resolve_metric(metrics: Mapping[str, Any], path: str) -> Any:
@@ -205,11 +229,19 @@ class Completeness:
             )
         if self.errors:
             found.append(f"incomplete run: {_count(len(self.errors), 'error')}")
-            found += [f"  error: {_error_text(e)}" for e in self.errors]
+            found += _once("error", [_error_text(e) for e in self.errors])
         if self.missing:
             found.append(f"incomplete run: {_count(len(self.missing), 'missing prediction')}")
-            found += [f"  missing: {m['message']}" for m in self.missing]
+            found += _once("missing", [str(m["message"]) for m in self.missing])
         return found
+
+
+def _once(kind: str, messages: list[str]) -> list[str]:
+    """Each distinct message once, in first-seen order, with how often it came."""
+    counts = Counter(messages)
+    return [
+        f"  {kind}: {text}" + (f" ({n} times)" if n > 1 else "") for text, n in counts.items()
+    ]
 
 
 def _count(n: int, noun: str) -> str:

@@ -17,6 +17,7 @@ from pytest_bizbench.controller import CONTROLLER, Controller
 from pytest_bizbench.failure import CaseFailure
 from pytest_bizbench.items import CaseFile
 from pytest_bizbench.payload import find_note, find_score
+from pytest_bizbench.registry import check_late_registrations
 from pytest_bizbench.runstate import run_state, start_run
 from pytest_bizbench.selection import narrow_questions
 from pytest_bizbench.settings import add_options
@@ -77,6 +78,8 @@ def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Col
 
 @pytest.hookimpl(trylast=True)
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    if not _is_worker(config):  # under xdist the controller checks (controller.py)
+        check_late_registrations(config, run_state(config).registrars)
     narrow_questions(config, items)
 
 

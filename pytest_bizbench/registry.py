@@ -8,6 +8,7 @@ import json
 from collections.abc import Iterable
 from dataclasses import dataclass
 from importlib.metadata import entry_points
+from pathlib import Path
 
 import pytest
 
@@ -144,3 +145,59 @@ def build_registry(config: pytest.Config, settings: Settings) -> Registry:
             )
         seen.setdefault(benchmark.name, benchmark)
     return Registry(tuple(seen.values()))
+
+
+HOOK_NAME = "pytest_bizbench_add_benchmarks"
+
+
+def registering_conftests(config: pytest.Config) -> frozenset[str]:
+    """The loaded conftest.py files that implement the registration hook."""
+    return frozenset(
+        str(getattr(plugin, "__file__", ""))
+        for plugin in config.pluginmanager.get_plugins()
+        if str(getattr(plugin, "__file__", "")).endswith("conftest.py")
+        and hasattr(plugin, HOOK_NAME)
+    )
+
+
+def late_registration(conftest: str) -> str:
+    return (
+        f"{conftest} implements {HOOK_NAME} but is loaded only while collecting, after "
+        "the benchmarks are registered; move the hook to the conftest.py next to the "
+        "ini file (or one given on the command line), or register the class with ini "
+        "bizbench_benchmarks"
+    )
+
+
+def check_late_registrations(config: pytest.Config, known: frozenset[str]) -> None:
+    """A conftest loaded during collection (below the rootdir) that registers
+    benchmarks would take part in some processes and not others (an xdist
+    controller never collects): stop with a UsageError naming it."""
+    late = sorted(registering_conftests(config) - known)
+    if late:
+        raise pytest.UsageError(late_registration(late[0]))
+
+
+def unloaded_registrar(config: pytest.Config, nodeids: Iterable[str]) -> str | None:
+    """Under xdist the controller collects nothing, so it looks for the conftest.py
+    files between the rootdir and each collected file that it has not loaded and
+    that define the registration hook; the first one found, or None."""
+    loaded = {str(getattr(p, "__file__", "")) for p in config.pluginmanager.get_plugins()}
+    root = config.rootpath
+    dirs = sorted({(root / nodeid.split("::", 1)[0]).parent for nodeid in nodeids})
+    seen: set[Path] = set()
+    for directory in dirs:
+        for parent in [directory, *directory.parents]:
+            if parent in seen or not parent.is_relative_to(root):
+                break
+            seen.add(parent)
+            conftest = parent / "conftest.py"
+            if str(conftest) in loaded or not conftest.is_file():
+                continue
+            try:
+                text = conftest.read_text(encoding="utf-8", errors="replace")
+            except OSError:
+                continue
+            if f"def {HOOK_NAME}" in text:
+                return str(conftest)
+    return None

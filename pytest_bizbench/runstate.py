@@ -6,8 +6,9 @@ from dataclasses import dataclass
 
 import pytest
 
+from pytest_bizbench.gate import check_threshold_names
 from pytest_bizbench.predictions import Predictions
-from pytest_bizbench.registry import Registry, build_registry
+from pytest_bizbench.registry import Registry, build_registry, registering_conftests
 from pytest_bizbench.settings import Settings, read_settings
 
 
@@ -16,6 +17,7 @@ class RunState:
     settings: Settings
     registry: Registry
     predictions: Predictions
+    registrars: frozenset[str] = frozenset()  # conftests whose benchmarks are registered
 
 
 RUN_STATE = pytest.StashKey[RunState]()
@@ -24,10 +26,18 @@ RUN_STATE = pytest.StashKey[RunState]()
 def start_run(config: pytest.Config) -> RunState:
     """Read settings and build the registry; a bad option or benchmark is a UsageError."""
     settings = read_settings(config)
+    registry = build_registry(config, settings)
+    try:
+        check_threshold_names(
+            settings.thresholds, [b.name for b in registry.benchmarks], settings.models
+        )
+    except ValueError as exc:
+        raise pytest.UsageError(str(exc)) from None
     state = RunState(
         settings=settings,
-        registry=build_registry(config, settings),
+        registry=registry,
         predictions=Predictions.open(settings.predictions, settings.max_case_bytes),
+        registrars=registering_conftests(config),
     )
     config.stash[RUN_STATE] = state
     return state

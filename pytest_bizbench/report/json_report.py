@@ -13,6 +13,7 @@ from typing import Any
 from pytest_bizbench import __version__
 from pytest_bizbench.aggregate import ReportDocument
 from pytest_bizbench.gate import Completeness, ThresholdResult
+from pytest_bizbench.payload import jsonable
 from pytest_bizbench.registry import Registry, fingerprint
 
 SCHEMA_VERSION = 1
@@ -57,7 +58,7 @@ def _benchmark_entry(registry: Registry, name: str) -> dict[str, Any]:
         "metric_unit": benchmark.metric_unit,
         "headline_metric": benchmark.headline_metric,
         "fingerprint": fingerprint(benchmark),
-        "config": benchmark.scoring_config(),
+        "config": jsonable(benchmark.scoring_config(), bounded=False),
         # compare()'s bounds, so `bizbench compare` can judge two saved reports
         "regression_threshold": benchmark.REGRESSION_THRESHOLD,
         "improvement_threshold": benchmark.IMPROVEMENT_THRESHOLD,
