@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import difflib
-from collections import Counter
 import math
 import operator
 import re
+from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -239,9 +239,7 @@ class Completeness:
 def _once(kind: str, messages: list[str]) -> list[str]:
     """Each distinct message once, in first-seen order, with how often it came."""
     counts = Counter(messages)
-    return [
-        f"  {kind}: {text}" + (f" ({n} times)" if n > 1 else "") for text, n in counts.items()
-    ]
+    return [f"  {kind}: {text}" + (f" ({n} times)" if n > 1 else "") for text, n in counts.items()]
 
 
 def _count(n: int, noun: str) -> str:

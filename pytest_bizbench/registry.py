@@ -106,26 +106,29 @@ def _hook_callables(config: pytest.Config) -> tuple[Embedder | None, JudgeFn | N
 
 def build_registry(config: pytest.Config, settings: Settings) -> Registry:
     """Every benchmark of the run, validated; a bad one is a `pytest.UsageError`."""
-    found: list[BenchmarkPlugin] = []
+    builtins: list[BenchmarkPlugin] = []
+    found: list[tuple[BenchmarkPlugin, str]] = []
     if settings.builtin_benchmarks:
         embed, judge = _hook_callables(config)
-        found.append(
+        builtins.append(
             FieldAccuracy(
                 FieldLadder(FieldAccuracy.ladder_config(settings.ladder), embed=embed, judge=judge)
             )
         )
-        found.append(AgentFs(settings.agent, settings.regex_timeout, settings.qa.pass_at_k))
+        builtins.append(AgentFs(settings.agent, settings.regex_timeout, settings.qa.pass_at_k))
         qa = settings.qa
-        found.append(
+        builtins.append(
             QAAnswer(qa.scorer, qa.pass_at_k, settings.ladder.strictness, embed=embed, judge=judge)
         )
-        found.append(ReviewAssessment(settings.review.thresholds))
-        found.append(ReviewRetrieval(settings.review))
+        builtins.append(ReviewAssessment(settings.review.thresholds))
+        builtins.append(ReviewRetrieval(settings.review))
     for returned in config.hook.pytest_bizbench_add_benchmarks(config=config):
         batch = returned if isinstance(returned, (list, tuple)) else [returned]
-        found.extend(_instantiate(item, "pytest_bizbench_add_benchmarks") for item in batch)
+        source = "pytest_bizbench_add_benchmarks"
+        found.extend((_instantiate(item, source), source) for item in batch)
     for spec in settings.benchmark_specs:
-        found.append(_instantiate(_import_class(spec), f"ini bizbench_benchmarks {spec!r}"))
+        source = f"ini bizbench_benchmarks {spec!r}"
+        found.append((_instantiate(_import_class(spec), source), source))
     for entry in entry_points(group=ENTRY_POINT_GROUP):
         try:
             loaded = entry.load()
@@ -134,17 +137,41 @@ def build_registry(config: pytest.Config, settings: Settings) -> Registry:
                 f"entry point {entry.name!r} ({entry.value}): cannot load: "
                 f"{type(exc).__name__}: {exc}"
             ) from None
-        found.append(_instantiate(loaded, f"entry point {entry.name!r}"))
-    seen: dict[str, BenchmarkPlugin] = {}
-    for benchmark in found:
-        other = seen.get(benchmark.name)
-        if other is not None and type(other) is not type(benchmark):
-            raise pytest.UsageError(
-                f"benchmark name {benchmark.name!r} is used by both "
-                f"{type(other).__qualname__} and {type(benchmark).__qualname__}"
-            )
-        seen.setdefault(benchmark.name, benchmark)
-    return Registry(tuple(seen.values()))
+        source = f"entry point {entry.name!r}"
+        found.append((_instantiate(loaded, source), source))
+    return Registry(_one_per_name(builtins, found))
+
+
+def _describe(benchmark: BenchmarkPlugin, source: str) -> str:
+    cls = type(benchmark)
+    return (
+        f"{cls.__module__}.{cls.__qualname__} (from {source}, fingerprint {fingerprint(benchmark)})"
+    )
+
+
+def _one_per_name(
+    builtins: list[BenchmarkPlugin], found: list[tuple[BenchmarkPlugin, str]]
+) -> tuple[BenchmarkPlugin, ...]:
+    """Registered benchmarks used as returned: an instance of a built-in's class
+    replaces the built-in (a configured one, say); the same definition
+    registered twice counts once; two different definitions under one name are a
+    UsageError naming both."""
+    chosen: dict[str, tuple[BenchmarkPlugin, str]] = {b.name: (b, "built-in") for b in builtins}
+    registered: set[str] = set()
+    for benchmark, source in found:
+        other = chosen.get(benchmark.name)
+        if other is not None and (
+            benchmark.name in registered or type(other[0]) is not type(benchmark)
+        ):
+            if fingerprint(other[0]) != fingerprint(benchmark):
+                raise pytest.UsageError(
+                    f"benchmark name {benchmark.name!r} has two definitions: "
+                    f"{_describe(*other)} and {_describe(benchmark, source)}"
+                )
+            continue
+        registered.add(benchmark.name)
+        chosen[benchmark.name] = (benchmark, source)
+    return tuple(benchmark for benchmark, _ in chosen.values())
 
 
 HOOK_NAME = "pytest_bizbench_add_benchmarks"
