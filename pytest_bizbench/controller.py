@@ -8,6 +8,7 @@ pytest's junitxml: it learns everything from test reports, so `-n 0`, `-n 2` and
 from __future__ import annotations
 
 import datetime as dt
+from dataclasses import replace
 import fnmatch
 import platform
 import time
@@ -258,6 +259,7 @@ class Controller:
             reasons.append(self.report_error)
         if self.saved_baseline is not None and not self.saved_baseline[0]:
             reasons.append(self.saved_baseline[1])
+        self.result = replace(self.result, reasons=reasons)  # what the terminal shows
         if completeness.collected:
             report_gate(session, reasons)
         if reasons and session.exitstatus == pytest.ExitCode.OK:
