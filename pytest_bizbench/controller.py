@@ -8,11 +8,11 @@ pytest's junitxml: it learns everything from test reports, so `-n 0`, `-n 2` and
 from __future__ import annotations
 
 import datetime as dt
-from dataclasses import replace
 import fnmatch
 import platform
 import time
 from collections.abc import Mapping
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 

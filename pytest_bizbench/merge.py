@@ -23,7 +23,7 @@ from pytest_bizbench.agent_runs import AgentRuns, collect_agent_runs
 from pytest_bizbench.aggregate import Aggregator
 from pytest_bizbench.baseline import load_baseline, save_baseline
 from pytest_bizbench.controller import conclude
-from pytest_bizbench.gate import Completeness
+from pytest_bizbench.gate import Completeness, check_threshold_names
 from pytest_bizbench.payload import ERROR
 from pytest_bizbench.registry import Registry, fingerprint
 from pytest_bizbench.report import RunResult, build_report, write_report
@@ -150,6 +150,15 @@ def merge(shards: Sequence[Shard], state: RunState, runs: AgentRuns) -> RunResul
     read again from the paths the merge was given, as a run over them would.
     """
     check_benchmarks(shards, state.registry)
+    models = sorted(
+        {m for s in shards for e in s.report["benchmarks"].values() for m in e["models"]}
+    )
+    try:
+        check_threshold_names(
+            state.settings.thresholds, [b.name for b in state.registry.benchmarks], models
+        )
+    except ValueError as exc:
+        raise MergeRefused(str(exc)) from None
     aggregator = merge_documents(shards)
     for error in runs.errors.values():
         add_shared_error(aggregator, error)
