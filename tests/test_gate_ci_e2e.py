@@ -516,3 +516,21 @@ def test_our_own_failures_skip_pytest_traceback_rendering(suite: Suite) -> None:
         ("a.ground-truth.jsonl::line-2[invalid]", "setup"),
         ("b.ground-truth.jsonl::m[field-accuracy]", "call"),
     }
+
+
+def test_the_step_summary_puts_the_gate_first(
+    suite: Suite, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    suite.cases("cases/a.ground-truth.jsonl", CASES)
+    monkeypatch.setenv("GITHUB_STEP_SUMMARY", str(suite.path / "summary.md"))
+    suite.pytester.runpytest("--bizbench-threshold", "field-accuracy:accuracy >= 0.9")
+    lines = (suite.path / "summary.md").read_text().splitlines()
+    assert lines[:6] == [
+        "## bizbench",
+        "",
+        "Gate: **FAILED ❌**",
+        "",
+        "- threshold not met: field-accuracy:default:accuracy = 0.5000, needs >= 0.9",
+        "",
+    ]
+    assert lines[6].startswith("| benchmark |")

@@ -37,6 +37,9 @@ def markdown_table(table: Table) -> list[str]:
 def render_markdown(result: RunResult, registry: Registry) -> str:
     verdict = "passed ✅" if result.passed else "FAILED ❌"
     lines = ["## bizbench", "", f"Gate: **{verdict}**", ""]
+    # the verdict and its reasons first, before every table (what a reviewer needs)
+    lines += [f"- {_cell(reason.strip())}" for reason in result.reasons]
+    lines += [""] if result.reasons else []
     lines += markdown_table(summary_table(result, registry))
     side = side_by_side_table(result, registry)
     if side is not None:
@@ -52,9 +55,6 @@ def render_markdown(result: RunResult, registry: Registry) -> str:
         lines += ["", "### Worst-regressed cases", "", *markdown_table(worst)]
     if result.thresholds:
         lines += ["", "### Thresholds", "", *markdown_table(threshold_table(result))]
-    if result.reasons:
-        lines += ["", "### Why the gate failed", ""]
-        lines += [f"- {_cell(reason.strip())}" for reason in result.reasons]
     return "\n".join(lines) + "\n"
 
 
