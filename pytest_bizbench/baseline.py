@@ -172,24 +172,34 @@ def _worst(pairs: Sequence[Pair], count: int) -> list[dict[str, Any]]:
 
 
 def _verdict(
-    verdict: str, stale: str | None, ci: Sequence[float] | None, options: BaselineOptions
+    verdict: str,
+    stale: str | None,
+    intervals: Sequence[tuple[str, Sequence[float] | None]],
+    options: BaselineOptions,
 ) -> tuple[str, str | None]:
     """The final verdict and the message explaining a changed one.
 
-    With significance required, a regression whose interval still holds 0 is
-    `inconclusive` (reported, not failing) and an improvement whose interval holds
-    0 is `neutral`: neither moved beyond what chance could do.
+    With significance required, a change counts only when every interval of the
+    paired mean delta (bootstrap, and clustered where it applies) excludes 0. A
+    regression that does not is `inconclusive` (reported, not failing), an
+    improvement that does not is `neutral`: neither moved beyond what chance could do.
     """
     if stale is not None:
         return STALE, stale
     if not options.require_significance or verdict == NEUTRAL:
         return verdict, None
-    if ci is not None and (ci[1] < 0.0 if verdict == REGRESSED else ci[0] > 0.0):
+    holding = [
+        (kind, ci)
+        for kind, ci in intervals
+        if ci is None or not (ci[1] < 0.0 if verdict == REGRESSED else ci[0] > 0.0)
+    ]
+    if not holding:
         return verdict, None
     final = INCONCLUSIVE if verdict == REGRESSED else NEUTRAL
+    kind, ci = holding[0]
     return final, (
         f"{verdict} on the headline, but the 95% CI of the paired mean delta {_ci_text(ci)} "
-        f"does not exclude 0, so the change may be noise: {final} "
+        f"({kind}) does not exclude 0, so the change may be noise: {final} "
         "(--bizbench-require-significance)"
     )
 
@@ -245,7 +255,7 @@ def compare_sides(
     verdict, message = _verdict(
         result["verdict"],
         _stale_message(benchmark.name, base, cand),
-        robust.ci95 if robust is not None else summary.ci95,
+        [("bootstrap", summary.ci95), *([("clustered", robust.ci95)] if robust else [])],
         options,
     )
     result.update(
