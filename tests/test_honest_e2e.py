@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 from bizhelpers import Suite, jsonl
-from test_baseline_e2e import build, comparison, save
+from test_baseline_e2e import build, comparison
 
 from pytest_bizbench.cli import main
 
@@ -50,7 +50,8 @@ def test_comparison_keys_columns_and_the_detectability_sentence(suite: Suite) ->
     header = next(
         line for line in out.splitlines() if line.startswith("benchmark  model    verdict")
     )
-    assert "p (Holm)" in header and "MDE" in header
+    assert "p (Holm)" in header
+    assert "MDE" in header
     assert re.search(r"direct\s+default\s+regressed\s+accuracy.*1\.0000\s+0\.4953", out)
     result.stdout.fnmatch_lines([f"direct (default): {SENTENCE}"])
 
