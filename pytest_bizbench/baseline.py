@@ -7,7 +7,6 @@ the candidate from the run or from a second file), so a run with
 
 from __future__ import annotations
 
-import json
 import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -222,7 +221,7 @@ def _honest(
     keys = [_cluster_of(c) for _, _, c in pairs]
     robust = None
     if any(key is not None for key in keys):
-        robust = clustered(deltas, [json.dumps(key, sort_keys=True) for key in keys])
+        robust = clustered(deltas, [str(key) for key in keys])
     out: dict[str, Any] = {
         "mcnemar": test.as_json(),
         "mde": mde(deltas, robust.se if robust is not None else None),

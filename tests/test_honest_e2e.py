@@ -139,13 +139,12 @@ ANSWERS = [
 ]
 
 
-def flaky_suite(suite: Suite, mode: str) -> pytest.RunResult:
+def flaky_suite(suite: Suite, mode: str, *args: str, xdist: bool = False) -> pytest.RunResult:
     suite.write("qa/a.qa.jsonl", jsonl(QUESTIONS))
     suite.write("preds.jsonl", jsonl(ANSWERS))
     suite.write("pytest.ini", f"[pytest]\nbizbench_pass_at_k = 1,2\nbizbench_flaky = {mode}\n")
-    return suite.pytester.runpytest(
-        "-rx", "--bizbench-min-score", "0.6", "--bizbench-predictions", "preds.jsonl"
-    )
+    run = suite.pytester.runpytest_subprocess if xdist else suite.pytester.runpytest
+    return run("-rx", "--bizbench-min-score", "0.6", "--bizbench-predictions", "preds.jsonl", *args)
 
 
 def test_flaky_case_is_xfail_and_stays_in_the_aggregates(suite: Suite) -> None:
@@ -194,3 +193,14 @@ def test_bad_flaky_mode_is_a_usage_error(suite: Suite) -> None:
     result = flaky_suite(suite, "maybe")
     assert result.ret == 4
     result.stderr.fnmatch_lines(["*ini bizbench_flaky = 'maybe' must be fail or xfail*"])
+
+
+def test_flaky_xfail_under_xdist_gives_the_serial_report(suite: Suite) -> None:
+    assert flaky_suite(suite, "xfail", "--bizbench-report", "serial.json").ret == 0
+    parallel = flaky_suite(suite, "xfail", "-n", "2", "--bizbench-report", "xdist.json", xdist=True)
+    assert parallel.ret == 0
+    serial, xdist = suite.report("serial.json"), suite.report("xdist.json")
+    assert serial["benchmarks"] == xdist["benchmarks"]
+    assert xdist["benchmarks"]["qa-answer"]["models"]["default"]["documents"][0]["outcome"] == (
+        "xfailed"
+    )
