@@ -12,7 +12,6 @@ import math
 import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from fractions import Fraction
 from typing import Any
 
 BOOTSTRAP_SEED = 20240917
@@ -141,15 +140,22 @@ class McNemar:
 
 
 def mcnemar_p(b: int, c: int) -> float:
-    """min(1, 2 * P(X <= min(b, c))) for X ~ Binomial(b + c, 1/2), exactly: the
-    tail is a sum of integers over 2^(b+c), rounded once."""
+    """min(1, 2 * P(X <= min(b, c))) for X ~ Binomial(b + c, 1/2), exactly.
+
+    The tail is a sum of binomial coefficients, each got from the previous one by
+    an exact integer step (C(n, i+1) = C(n, i) * (n - i) / (i + 1)), over 2^(b+c);
+    Python's division of two integers rounds once, correctly.
+    """
     if b < 0 or c < 0:
         raise ValueError(f"mcnemar: counts must be >= 0, got b={b}, c={c}")
     n = b + c
     if n == 0:
         return 1.0
-    tail = sum(math.comb(n, i) for i in range(min(b, c) + 1))
-    return float(min(Fraction(1), Fraction(2 * tail, 2**n)))
+    term = tail = 1  # C(n, 0)
+    for i in range(min(b, c)):
+        term = term * (n - i) // (i + 1)
+        tail += term
+    return 1.0 if 2 * tail >= 2**n else (2 * tail) / 2**n
 
 
 def mcnemar(pairs: Iterable[tuple[bool, bool]]) -> McNemar:
