@@ -10,10 +10,12 @@ import re
 from pathlib import Path
 
 import pytest
-from bizhelpers import Suite, jsonl
+from bizhelpers import Suite, doc, jsonl
 from test_baseline_e2e import build, comparison
 
+from pytest_bizbench.baseline import compare_reports
 from pytest_bizbench.cli import main
+from pytest_bizbench.settings import BaselineOptions
 
 ALL_PASS = {"c1": 1.0, "c2": 1.0, "c3": 1.0, "c4": 1.0}
 ONE_DROP = {"c1": 0.0, "c2": 1.0, "c3": 1.0, "c4": 1.0}  # c1 passed -> failed
@@ -108,9 +110,6 @@ def test_compare_cli_computes_the_same_from_two_saved_reports(
     out = capsys.readouterr().out
     assert re.search(r"direct\s+default\s+inconclusive\s+accuracy", out)
     # the documents carry outcome and group, so the statistics are the run's own
-    from pytest_bizbench.baseline import compare_reports
-    from pytest_bizbench.settings import BaselineOptions
-
     saved = compare_reports(
         json.loads(Path(base).read_text()), json.loads(Path(cand).read_text()), BaselineOptions()
     ).results["direct", "default"]
@@ -204,3 +203,24 @@ def test_flaky_xfail_under_xdist_gives_the_serial_report(suite: Suite) -> None:
     assert xdist["benchmarks"]["qa-answer"]["models"]["default"]["documents"][0]["outcome"] == (
         "xfailed"
     )
+
+
+def test_generic_runs_flip_against_the_items_pass_mark(suite: Suite) -> None:
+
+    suite.cases("cases/a.ground-truth.jsonl", [doc("inv-1", {"vendor": "Acme", "total": 100})])
+    # run 1 scores 1.0, run 2 0.5 (total wrong): against the 0.9 mark one of two passes
+    runs = {"inv-1": {"runs": [{"vendor": "Acme", "total": 100}, {"vendor": "Acme", "total": 7}]}}
+    suite.write("preds.json", json.dumps(runs))
+    suite.write("pytest.ini", "[pytest]\nbizbench_flaky = xfail\n")
+    result = suite.pytester.runpytest(
+        "-rx", "--bizbench-min-score", "0.9", "--bizbench-predictions", "preds.json"
+    )
+    assert result.ret == 0
+    result.stdout.fnmatch_lines(["*XFAIL*inv-1*flaky: 1 of 2 samples passed*"])
+    details = suite.documents()["inv-1"]["details"]
+    assert details["runs"]["passed"] == 1
+    assert details["flip"] is True
+    # pass@1 = pass^1 = 1/2; no k = 2 asked for (bizbench_pass_at_k defaults to 1)
+    assert details["pass_at_k"] == details["pass_hat_k"] == {"1": 0.5}
+    metrics = suite.metrics()
+    assert (metrics["flip_rate"], metrics["pass_at_1"], metrics["pass_hat_1"]) == (1.0, 0.5, 0.5)
