@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from pytest_bizbench.aggregate import ReportDocument
+from pytest_bizbench.aggregate import PASSED, ReportDocument
 from pytest_bizbench.gate import Completeness
 from pytest_bizbench.registry import Registry, fingerprint
 from pytest_bizbench.report.json_report import write_report
@@ -34,7 +34,6 @@ from pytest_bizbench.stats import (
 IMPROVED, NEUTRAL, REGRESSED, STALE = "improved", "neutral", "regressed", "stale"
 INCONCLUSIVE = "inconclusive"
 VERDICTS = (IMPROVED, NEUTRAL, REGRESSED, STALE, INCONCLUSIVE)
-PASSING_OUTCOMES = frozenset({"passed", "xpassed"})
 REBASELINE = (
     "re-baseline: run the whole suite with --bizbench-save-baseline PATH, review the "
     "diff of PATH and commit it"
@@ -214,10 +213,7 @@ def _honest(
 ) -> tuple[dict[str, Any], Clustered | None]:
     """McNemar on pass/fail, the clustered error where documents carry a cluster,
     and the minimum detectable effect (SPEC §16)."""
-    test = mcnemar(
-        (b.get("outcome") in PASSING_OUTCOMES, c.get("outcome") in PASSING_OUTCOMES)
-        for _, b, c in pairs
-    )
+    test = mcnemar((b.get("outcome") == PASSED, c.get("outcome") == PASSED) for _, b, c in pairs)
     keys = [_cluster_of(c) for _, _, c in pairs]
     robust = None
     if any(key is not None for key in keys):
