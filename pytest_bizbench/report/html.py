@@ -222,7 +222,7 @@ def _comparison(model: str, c: Mapping[str, Any]) -> str:
 def _flaky(model: str, flaky: Sequence[Mapping[str, Any]]) -> str:
     rows = [[_e(f["id"]), _e(f["case"]), _e(f"{f['passed']} of {f['n']}")] for f in flaky]
     table = _table(["id", "case", "samples passed"], rows, set())
-    return f"<h3>{_e(model)}: {len(rows)} flaky cases</h3>{table}"
+    return f"<h3>{_e(model)}: flaky cases ({len(rows)})</h3>{table}"
 
 
 def _documents(model: str, documents: Sequence[Mapping[str, Any]]) -> str:
