@@ -146,7 +146,9 @@ def flaky_suite(suite: Suite, mode: str, *args: str, xdist: bool = False) -> pyt
     return run("-rx", "--bizbench-min-score", "0.6", "--bizbench-predictions", "preds.jsonl", *args)
 
 
-def test_flaky_case_is_xfail_and_stays_in_the_aggregates(suite: Suite) -> None:
+def test_flaky_case_is_xfail_and_stays_in_the_aggregates(
+    suite: Suite, capsys: pytest.CaptureFixture[str]
+) -> None:
     result = flaky_suite(suite, "xfail")
     assert result.ret == 0
     result.stdout.fnmatch_lines(
@@ -180,6 +182,11 @@ def test_flaky_case_is_xfail_and_stays_in_the_aggregates(suite: Suite) -> None:
         {"case": "qa/a.qa.jsonl", "id": "q1", "n": 3, "passed": 1},
         {"case": "qa/a.qa.jsonl", "id": "q3", "n": 3, "passed": 2},
     ]
+    capsys.readouterr()
+    assert main(["report", str(suite.path / "bizbench-report.json"), "--format", "html"]) == 0
+    assert "<h3>default: flaky cases (2)</h3>" in capsys.readouterr().out
+    assert main(["report", str(suite.path / "bizbench-report.json"), "--format", "markdown"]) == 0
+    assert "| qa-answer | default | q1 | qa/a.qa.jsonl | 1 of 3 |" in capsys.readouterr().out
 
 
 def test_flaky_case_fails_by_default(suite: Suite) -> None:
