@@ -20,16 +20,14 @@ from pytest_bizbench.payload import (
     jsonable,
 )
 from pytest_bizbench.registry import Registry
+from pytest_bizbench.scoring.passk import sample_metrics
 from pytest_bizbench.sdk import BenchmarkPlugin, ExtendedDocument, ScoredDocument
 
 PASSED, FAILED = "passed", "failed"
+# a failing case whose samples flip, with ini bizbench_flaky = xfail (SPEC §16), or
+# an xfail-marked case that failed; an xpassed case stays `passed`, noted beside it
 XFAILED, XPASSED = "xfailed", "xpassed"
 RERUN = "rerun"  # pytest-rerunfailures: an attempt that is tried again
-
-
-def _xfail_word(outcome: str) -> str:
-    """pytest's word for an xfail-marked item ("" for a strict xpass: `failed`)."""
-    return {"skipped": XFAILED, PASSED: XPASSED}.get(outcome, "")
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,7 +37,7 @@ class ReportDocument:
     nodeid: str
     outcome: str
     payload: DocumentPayload
-    pytest_outcome: str = ""  # `xfailed` or `xpassed` for an xfail-marked case
+    pytest_outcome: str = ""  # `xpassed` for an xfail-marked case that passed
 
     def as_json(self) -> dict[str, Any]:
         p = self.payload
@@ -58,6 +56,8 @@ class ReportDocument:
             "rules": list(p.rules),
             "group": p.group,
         }
+        if p.cluster is not None:
+            out["cluster"] = p.cluster
         if p.latency_ms is not None:
             out["latency_ms"] = round(p.latency_ms, 3)
         if p.message and self.outcome != PASSED:
@@ -90,6 +90,7 @@ class ReportDocument:
             group=doc.get("group"),
             latency_ms=float(latency) if latency is not None else None,
             message=str(doc.get("message") or ""),
+            cluster=None if doc.get("cluster") is None else str(doc["cluster"]),
         )
         return cls(str(doc["nodeid"]), outcome, payload, str(doc.get("pytest_outcome") or ""))
 
@@ -132,7 +133,8 @@ class Aggregator:
 
         The last report of an item wins: an attempt that a rerun plugin retries
         (outcome `rerun`) is dropped, and a later attempt replaces what an earlier
-        one left. An xfail-marked case keeps pytest's word (`xfailed`, `xpassed`).
+        one left. An xfail-marked case that fails is `xfailed`; one that passes stays
+        `passed`, with pytest's `xpassed` beside it.
         """
         if when == "teardown" or outcome == RERUN or (when == "setup" and outcome != FAILED):
             return
@@ -141,15 +143,12 @@ class Aggregator:
         self.documents.pop(nodeid, None)
         payload = find_payload(user_properties) if when in ("setup", "call") else None
         if when == "call" and payload is not None and payload.status != ERROR:
-            word = _xfail_word(outcome) if wasxfail else ""
-            if word:  # the score's own verdict as outcome, pytest's word beside it
-                passed = word == XPASSED
-                self.documents[nodeid] = ReportDocument(
-                    nodeid, PASSED if passed else FAILED, payload, word
-                )
+            if wasxfail and outcome == PASSED:  # xpassed: pytest's word beside the outcome
+                self.documents[nodeid] = ReportDocument(nodeid, PASSED, payload, XPASSED)
                 return
-            if outcome in (PASSED, FAILED):
-                self.documents[nodeid] = ReportDocument(nodeid, outcome, payload)
+            word = XFAILED if wasxfail and outcome == "skipped" else outcome
+            if word in (PASSED, FAILED, XFAILED):
+                self.documents[nodeid] = ReportDocument(nodeid, word, payload)
                 return
         if outcome == "skipped":
             return
@@ -231,7 +230,9 @@ def compute_metrics(
     """The benchmark's compute() over its scored documents (errors left out).
 
     Returns (metrics, problem); a compute() that raises gives empty metrics and a
-    problem the gate reports, instead of a crashed session.
+    problem the gate reports, instead of a crashed session. Documents with several
+    samples add `flip_rate` and `pass_hat_<k>` (and `pass_at_<k>`) where compute()
+    did not give them, so every benchmark's repeated runs are measured alike.
     """
     if benchmark is None:
         return {}, f"benchmark {name!r} scored cases but is not registered on the controller"
@@ -242,7 +243,8 @@ def compute_metrics(
         return {}, f"benchmark {name!r}: compute() raised {type(exc).__name__}: {exc}"
     if not isinstance(metrics, Mapping):
         return {}, f"benchmark {name!r}: compute() returned {type(metrics).__name__}, not a dict"
-    return jsonable(dict(metrics), bounded=False), None
+    samples = sample_metrics(s.details for s in scored)
+    return jsonable({**samples, **metrics}, bounded=False), None
 
 
 def metrics_by_benchmark(

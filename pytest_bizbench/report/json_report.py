@@ -15,6 +15,7 @@ from pytest_bizbench.aggregate import ReportDocument
 from pytest_bizbench.gate import Completeness, ThresholdResult
 from pytest_bizbench.payload import jsonable
 from pytest_bizbench.registry import Registry, fingerprint
+from pytest_bizbench.scoring.passk import flaky_cases
 
 SCHEMA_VERSION = 1
 TOOL_NAME = "pytest-bizbench"
@@ -74,6 +75,9 @@ def build_report(result: RunResult, registry: Registry) -> dict[str, Any]:
             "metrics": result.metrics.get((name, model), {}),
             "documents": [d.as_json() for d in docs],
         }
+        flaky = flaky_cases(entry["models"][model]["documents"])
+        if flaky:
+            entry["models"][model]["flaky"] = flaky
     for (name, model), comparison in result.comparisons.items():
         # also a benchmark x model of the baseline that this run lacks (verdict missing)
         entry = benchmarks.setdefault(name, _benchmark_entry(registry, name))
