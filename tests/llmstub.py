@@ -52,7 +52,9 @@ class Stub:
         return [r["path"] for r in self.requests]
 
     def prompts(self) -> list[str]:
-        return [r["body"]["messages"][0]["content"] for r in self.requests if "messages" in r["body"]]
+        return [
+            r["body"]["messages"][0]["content"] for r in self.requests if "messages" in r["body"]
+        ]
 
     def reset_counts(self) -> None:
         with self.lock:

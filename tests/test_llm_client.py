@@ -74,8 +74,7 @@ def test_last_retry_fails_with_the_status_and_body(stub: Stub) -> None:
     with pytest.raises(LLMError) as caught:
         llm.chat("m", "doomed question")
     assert str(caught.value) == (
-        f"HTTP 502 from {stub.base_url}/chat/completions: upstream down "
-        "(gave up after 3 attempts)"
+        f"HTTP 502 from {stub.base_url}/chat/completions: upstream down (gave up after 3 attempts)"
     )
     assert len(stub.requests) == 3
     assert sleeps == [0.25, 0.5]
@@ -118,7 +117,7 @@ def test_a_refused_key_stops_every_later_call(stub: Stub) -> None:
 def test_no_key_is_sent_when_the_variable_is_unset(stub: Stub) -> None:
     stub.key = "needed"
     llm, _ = make(stub, key=None)
-    with pytest.raises(LLMAuthError, match="BIZBENCH_TEST_KEY .* is not set"):
+    with pytest.raises(LLMAuthError, match=r"BIZBENCH_TEST_KEY .* is not set"):
         llm.chat("m", "q")
     assert stub.requests[0]["auth"] == ""
 
