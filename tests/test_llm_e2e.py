@@ -343,3 +343,11 @@ def test_an_llm_model_answers_qa_rows_only(suite: Suite, stub: Stub) -> None:
     details = suite.documents("field-accuracy", "gpt")["inv-1"]["details"]
     assert details["error"] == "TypeError: an llm: model answers QA rows only, not GroundTruthCase"
     assert stub.requests == []
+
+
+def test_collect_only_asks_nothing(suite: Suite, stub: Stub) -> None:
+    suite.write("qa/g.qa.jsonl", jsonl(ROWS))
+    write_ini(suite, stub, bizbench_judge_model="stub-judge")
+    result = suite.pytester.runpytest("-p", "no:cacheprovider", "--collect-only", *LIVE)
+    assert result.ret == pytest.ExitCode.OK
+    assert stub.requests == []
