@@ -4,7 +4,9 @@ Serves the test suite's OpenAI-compatible stub (`tests/llmstub.py`) on 127.0.0.1
 with a fixed latency per reply, writes --questions QA rows and runs the plugin with
 `--bizbench-predictions gpt=llm:stub` at each concurrency given, serially and under
 `-n 2`, plus the same suite answered from a file (the cost of pytest and scoring
-alone). Prints wall time, requests and the most requests in flight, and checks
+alone). Prints wall time, the calling span (first request in to last reply out, as
+the stub saw it: pytest's own start-up and scoring left out), requests and the most
+requests in flight, and checks
 that every run's report agrees with the first outside "run" and latencies.
 
 Usage: python benchmarks/bench_llm.py [--questions 40] [--latency 0.2] [--concurrency 1 8]
@@ -65,14 +67,14 @@ def main() -> None:
         (root / "answers.json").write_text(json.dumps({r["id"]: "yes" for r in rows}))
         stub.answers = {"Question": "yes"}
         print(f"{n} questions, {options.latency * 1000:.0f} ms per reply\n")
-        print("| run | wall s | requests | max in flight |")
-        print("|---|---:|---:|---:|")
+        print("| run | wall s | calling span s | requests | max in flight |")
+        print("|---|---:|---:|---:|---:|")
         first: dict[str, Any] | None = None
         for workers in ([], ["-n", "2"]):
             (root / "pytest.ini").write_text("[pytest]\n")
             wall, _ = _run(root, [*workers, "--bizbench-predictions", "gpt=answers.json"])
             label = "answers from a file (no calls)" + (", -n 2" if workers else "")
-            print(f"| {label} | {wall:.2f} | 0 | 0 |")
+            print(f"| {label} | {wall:.2f} | – | 0 | 0 |")
             for concurrency in options.concurrency:
                 (root / "pytest.ini").write_text(
                     f"[pytest]\nbizbench_llm_base_url = {stub.base_url}\n"
@@ -81,7 +83,8 @@ def main() -> None:
                 stub.reset_counts()
                 wall, report = _run(root, [*workers, "--bizbench-predictions", "gpt=llm:stub"])
                 label = f"llm, concurrency {concurrency}" + (", -n 2" if workers else "")
-                print(f"| {label} | {wall:.2f} | {len(stub.requests)} | {stub.max_in_flight} |")
+                requests, most = len(stub.requests), stub.max_in_flight
+                print(f"| {label} | {wall:.2f} | {stub.span():.2f} | {requests} | {most} |")
                 comparable = _comparable(report)
                 first = first or comparable
                 if comparable != first:

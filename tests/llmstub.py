@@ -56,6 +56,12 @@ class Stub:
             r["body"]["messages"][0]["content"] for r in self.requests if "messages" in r["body"]
         ]
 
+    def span(self) -> float:
+        """Seconds from the first request in to the last reply out."""
+        if not self.requests:
+            return 0.0
+        return max(r["end"] for r in self.requests) - min(r["start"] for r in self.requests)
+
     def reset_counts(self) -> None:
         with self.lock:
             self.requests.clear()
@@ -95,8 +101,9 @@ def _handler(stub: Stub) -> type[BaseHTTPRequestHandler]:
             length = int(self.headers.get("Content-Length", "0"))
             body = json.loads(self.rfile.read(length) or b"{}")
             auth = self.headers.get("Authorization", "")
+            record = {"path": self.path, "body": body, "auth": auth, "start": time.monotonic()}
             with stub.lock:
-                stub.requests.append({"path": self.path, "body": body, "auth": auth})
+                stub.requests.append(record)
                 stub.in_flight += 1
                 stub.max_in_flight = max(stub.max_in_flight, stub.in_flight)
             try:
@@ -104,6 +111,7 @@ def _handler(stub: Stub) -> type[BaseHTTPRequestHandler]:
             finally:
                 with stub.lock:
                     stub.in_flight -= 1
+                    record["end"] = time.monotonic()
 
         def _reply(self, body: dict[str, Any], auth: str) -> None:
             text = json.dumps(body)
