@@ -101,7 +101,7 @@ def test_calls_run_concurrently_up_to_the_setting(
 ) -> None:
     suite.write("qa/q.qa.jsonl", jsonl(questions(16)))
     write_ini(suite, stub, bizbench_llm_concurrency=str(concurrency))
-    stub.latency = 0.03
+    stub.latency = 0.05
     stub.answers = {"Question number": "yes"}
     result = suite.pytester.runpytest("-p", "no:cacheprovider", *LIVE)
     result.assert_outcomes(passed=16)
