@@ -12,7 +12,7 @@ import json
 import threading
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
@@ -87,6 +87,11 @@ def _handler(stub: Stub) -> type[BaseHTTPRequestHandler]:
         def log_message(self, format: str, *args: Any) -> None:  # quiet
             pass
 
+        def handle(self) -> None:
+            # a client that timed out has gone: its reply has nowhere to go
+            with suppress(ConnectionError):
+                super().handle()
+
         def _send(self, status: int, payload: Any, headers: dict[str, str] | None = None) -> None:
             data = (payload if isinstance(payload, str) else json.dumps(payload)).encode()
             self.send_response(status)
@@ -107,26 +112,28 @@ def _handler(stub: Stub) -> type[BaseHTTPRequestHandler]:
                 stub.in_flight += 1
                 stub.max_in_flight = max(stub.max_in_flight, stub.in_flight)
             try:
-                self._reply(body, auth)
+                reply = self._reply(body, auth)
             finally:
+                # counted out before the reply is sent, so a client that has its reply
+                # (and may send the next request) is never still counted in flight
                 with stub.lock:
                     stub.in_flight -= 1
                     record["end"] = time.monotonic()
+            self._send(*reply)
 
-        def _reply(self, body: dict[str, Any], auth: str) -> None:
+        def _reply(self, body: dict[str, Any], auth: str) -> tuple[int, Any, dict[str, str]]:
+            """(status, payload, headers) of the reply."""
             text = json.dumps(body)
             delay = stub.latency + next((s for k, s in stub.slow.items() if k in text), 0.0)
             if delay:
                 time.sleep(delay)
             if stub.key is not None and auth != f"Bearer {stub.key}":
-                self._send(401, {"error": {"message": f"bad key {auth}"}})
-                return
+                return 401, {"error": {"message": f"bad key {auth}"}}, {}
             failure = stub._failure(text)
             if failure is not None:
                 extra = f" {auth}" if stub.echo_auth else ""
                 headers = {"Retry-After": failure.retry_after} if failure.retry_after else {}
-                self._send(failure.status, failure.body + extra, headers)
-                return
+                return failure.status, failure.body + extra, headers
             if self.path == "/v1/chat/completions":
                 prompt = body["messages"][0]["content"]
                 answer = stub.answer(prompt)
@@ -136,14 +143,13 @@ def _handler(stub: Stub) -> type[BaseHTTPRequestHandler]:
                     "total_tokens": len(prompt.split()) + len(answer.split()),
                 }
                 message = {"role": "assistant", "content": answer}
-                self._send(200, {"choices": [{"index": 0, "message": message}], "usage": usage})
-            elif self.path == "/v1/embeddings":
+                return 200, {"choices": [{"index": 0, "message": message}], "usage": usage}, {}
+            if self.path == "/v1/embeddings":
                 rows = [
                     {"index": i, "embedding": stub.vector(t)} for i, t in enumerate(body["input"])
                 ]
-                self._send(200, {"data": rows[::-1]})  # out of order: the index decides
-            else:
-                self._send(404, {"error": "no such path"})
+                return 200, {"data": rows[::-1]}, {}  # out of order: the index decides
+            return 404, {"error": "no such path"}, {}
 
     return Handler
 
