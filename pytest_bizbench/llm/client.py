@@ -21,6 +21,7 @@ from datetime import timezone
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
+import httpcore
 import httpx
 
 from pytest_bizbench.llm.options import LLMOptions
@@ -177,9 +178,11 @@ class LLMClient:
                     )
                     latency = (time.perf_counter() - start) * 1000.0
                     problem = self._problem(response, where)
-                except httpx.TimeoutException:
+                # httpx maps httpcore's errors, except those raised while it closes a
+                # failed response (seen under load), so both kinds are caught
+                except (httpx.TimeoutException, httpcore.TimeoutException):
                     problem = f"no reply from {where} within {self._options.timeout:g} s"
-                except httpx.TransportError as exc:
+                except (httpx.TransportError, httpcore.NetworkError, httpcore.ProtocolError) as exc:
                     problem = f"cannot reach {where}: {type(exc).__name__}"
                 else:
                     if problem is None:
