@@ -135,22 +135,28 @@ def test_retries_then_the_item_fails_with_the_error(suite: Suite, stub: Stub) ->
     assert failed["details"] == {"error": error, "refusal": False}
 
 
+@pytest.mark.parametrize("workers", [0, 2])
 def test_a_refused_key_stops_the_run_naming_the_variable(
-    suite: Suite, stub: Stub, keyed: None
+    suite: Suite, stub: Stub, keyed: None, workers: int
 ) -> None:
-    suite.write("qa/q.qa.jsonl", jsonl(questions(6)))
+    suite.write("qa/q.qa.jsonl", jsonl(questions(12)))
     write_ini(suite, stub, bizbench_llm_concurrency="2")
     stub.key = "another-key"
-    result = suite.pytester.runpytest("-p", "no:cacheprovider", *LIVE)
+    if workers:
+        result = suite.pytester.runpytest_subprocess("-p", "no:cacheprovider", "-n", "2", *LIVE)
+    else:
+        result = suite.pytester.runpytest("-p", "no:cacheprovider", *LIVE)
     assert result.ret == pytest.ExitCode.INTERRUPTED
-    result.assert_outcomes(failed=1)
+    # each process fails the item that met the refusal, then stops
+    assert 1 <= result.parseoutcomes()["failed"] <= max(1, workers)
+    assert "passed" not in result.parseoutcomes()
     message = (
         f"the endpoint {stub.base_url}/chat/completions answered HTTP 401: the API key is "
         f"missing or wrong; the environment variable {ENV} (ini bizbench_llm_api_key_env) "
         "holds a key it refused"
     )
     result.stdout.fnmatch_lines([f"*Interrupted: {message}*"])
-    assert len(stub.requests) <= 2  # at most the calls already in flight
+    assert len(stub.requests) <= 2 * max(1, workers)  # at most the calls already in flight
     assert suite.report()["completeness"]["complete"] is False
     assert KEY not in result.stdout.str() + result.stderr.str()
 
