@@ -173,7 +173,7 @@ def test_the_key_reaches_no_file_and_no_output(suite: Suite, stub: Stub, keyed: 
     )
     result.assert_outcomes(passed=1, failed=1)
     error = suite.documents("qa-answer", "gpt")["g2"]["details"]["error"]
-    assert error.endswith("stub failure Bearer *** (gave up after 1 attempts)")
+    assert error.endswith("stub failure Bearer *** (gave up after 1 attempt)")
     written = [p for p in suite.path.rglob("*") if p.is_file()]
     assert any(p.parent.name == ".cache" for p in written)
     for path in written:

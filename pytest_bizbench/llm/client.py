@@ -193,7 +193,8 @@ class LLMClient:
             if attempt + 1 < attempts:
                 backoff = self._options.backoff * 2**attempt
                 self._sleep(min(MAX_WAIT, backoff if wait is None else wait))
-        raise LLMError(f"{problem} (gave up after {attempts} attempts)")
+        tries = f"{attempts} attempts" if attempts > 1 else "1 attempt"
+        raise LLMError(f"{problem} (gave up after {tries})")
 
     def _problem(self, response: httpx.Response, where: str) -> str | None:
         """None for a success, else what went wrong, with the key blotted out."""
@@ -208,10 +209,10 @@ class LLMClient:
                 f"wrong; the environment variable {env} (ini bizbench_llm_api_key_env) {state}"
             )
             raise LLMAuthError(self._auth_failure)
-        shown = response.text[:_BODY_SHOWN]
-        if self._key:
+        shown = response.text
+        if self._key:  # before cutting, so no part of the key survives the cut
             shown = shown.replace(self._key, "***")
-        return f"HTTP {status} from {where}: {shown.strip()}"
+        return f"HTTP {status} from {where}: {shown[:_BODY_SHOWN].strip()}"
 
     def _json(self, response: httpx.Response, where: str) -> dict[str, Any]:
         try:
