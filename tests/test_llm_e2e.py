@@ -169,13 +169,16 @@ def test_the_key_reaches_no_file_and_no_output(suite: Suite, stub: Stub, keyed: 
     stub.answers = {"Norvale": "Smith & Lowe LLP"}
     stub.failures = [Failure("France", 500, times=9)]
     result = suite.pytester.runpytest(
-        "-p", "no:cacheprovider", "-v", "-rA", "--junitxml=junit.xml", *LIVE
-    )
+        "-p", "no:cacheprovider", "-v", "-rA", "--junitxml=junit.xml", *LIVE,
+        "-o", "log_cli=true", "--log-cli-level=DEBUG", "--log-file=run.log",
+        "--log-file-level=DEBUG",
+    )  # fmt: skip
     result.assert_outcomes(passed=1, failed=1)
     error = suite.documents("qa-answer", "gpt")["g2"]["details"]["error"]
     assert error.endswith("stub failure Bearer *** (gave up after 1 attempt)")
     written = [p for p in suite.path.rglob("*") if p.is_file()]
     assert any(p.parent.name == ".cache" for p in written)
+    assert "HTTP Request: POST" in (suite.path / "run.log").read_text()  # httpx's log
     for path in written:
         assert KEY.encode() not in path.read_bytes(), path
     assert KEY not in result.stdout.str() + result.stderr.str()
