@@ -214,9 +214,13 @@ class CaseItem(BizbenchItem):
                 return hook(case=case, model=model, config=self.config)
 
         cache_dir = state.settings.prediction_cache
+        llm = state.llm
+        if llm is not None and llm.serves(self.model):
+            # an llm: model answers through the endpoint, whose client caches replies
+            predict, cache_dir = llm.answer, None
         kind = self.parent.kind if isinstance(self.parent, CaseFile) else None
         assert kind is not None, "case items live in case files"
-        return evaluate(
+        payload = evaluate(
             kind,
             self.case,
             self.benchmark,
@@ -229,6 +233,9 @@ class CaseItem(BizbenchItem):
             samples=SampleRule(self.pass_mark()[0], state.settings.qa.pass_at_k),
             cluster_by=state.settings.cluster_by,
         )
+        if llm is not None:
+            llm.stop_if_refused(self.session)
+        return payload
 
     def pass_mark(self) -> tuple[float, str]:
         if self.case.min_score is not None:

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 import pytest
 
 from pytest_bizbench.gate import check_threshold_names
+from pytest_bizbench.llm.runtime import LLMRuntime, open_runtime
 from pytest_bizbench.predictions import Predictions
 from pytest_bizbench.registry import Registry, build_registry, registering_conftests
 from pytest_bizbench.settings import Settings, read_settings
@@ -18,6 +19,7 @@ class RunState:
     registry: Registry
     predictions: Predictions
     registrars: frozenset[str] = frozenset()  # conftests whose benchmarks are registered
+    llm: LLMRuntime | None = None  # the endpoint, when a judge, embedding or llm: model is set
 
 
 RUN_STATE = pytest.StashKey[RunState]()
@@ -28,7 +30,8 @@ MERGING = pytest.StashKey[bool]()
 def start_run(config: pytest.Config) -> RunState:
     """Read settings and build the registry; a bad option or benchmark is a UsageError."""
     settings = read_settings(config)
-    registry = build_registry(config, settings)
+    llm = open_runtime(config, settings.llm, settings.prediction_cache)
+    registry = build_registry(config, settings, llm)
     if not config.stash.get(MERGING, False):  # a merge names what its shards lack first
         try:
             check_threshold_names(
@@ -41,6 +44,7 @@ def start_run(config: pytest.Config) -> RunState:
         registry=registry,
         predictions=Predictions.open(settings.predictions, settings.max_case_bytes),
         registrars=registering_conftests(config),
+        llm=llm,
     )
     config.stash[RUN_STATE] = state
     return state
