@@ -64,7 +64,7 @@ def jsonable(
         return "…"
     limit = MAX_ITEMS if bounded else None
     if isinstance(value, decimal.Decimal):
-        return inner(float(value), depth)
+        return inner(float(value) if value.is_finite() else math.nan, depth)
     if isinstance(value, (dt.date, dt.time)):
         return value.isoformat()
     if isinstance(value, enum.Enum):
