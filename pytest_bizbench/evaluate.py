@@ -134,6 +134,8 @@ def evaluate(
 ) -> DocumentPayload:
     """The payload of one item; never raises for a bad prediction or benchmark."""
 
+    key = kind.prediction_key(case)
+
     def payload(status: str, score: float | None, **extra: Any) -> DocumentPayload:
         return DocumentPayload(
             status=status,
@@ -147,6 +149,7 @@ def evaluate(
             metadata=case.metadata,
             filename=case.filename,
             line=case.line,
+            prediction_key=None if key == case.id else key,
             **extra,
         )
 

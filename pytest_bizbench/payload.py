@@ -116,6 +116,8 @@ class DocumentPayload:
     latency_ms: float | None = None
     line: int | None = None
     message: str = ""
+    # the id its prediction is looked up by, when not `id` (a golden bundle's id)
+    prediction_key: str | None = None
 
     def to_property(self) -> dict[str, Any]:
         return {
@@ -135,6 +137,7 @@ class DocumentPayload:
             "latency_ms": self.latency_ms,
             "line": self.line,
             "message": self.message,
+            "prediction_key": self.prediction_key,
         }
 
     @classmethod
@@ -156,6 +159,7 @@ class DocumentPayload:
             latency_ms=data["latency_ms"],
             line=data["line"],
             message=data["message"],
+            prediction_key=data.get("prediction_key"),
         )
 
     def properties(self) -> list[tuple[str, Any]]:
