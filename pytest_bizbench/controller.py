@@ -212,7 +212,9 @@ class Controller:
         state = self.config.stash[RUN_STATE]
         runs = collect_agent_runs(self.config, state)  # no items: read here (agent_runs.py)
         self.aggregator.errors.update(runs.errors)
-        self.aggregator.errors.update(state.predictions.line_errors(self.config.rootpath))  # parsed once here
+        self.aggregator.errors.update(
+            state.predictions.line_errors(self.config.rootpath)
+        )  # parsed once here
         completeness = self._completeness(exitstatus)
         if not (completeness.collected or self.aggregator.documents or runs.by_model):
             self.saved_baseline = nothing_to_save(state.settings.baseline)

@@ -115,8 +115,7 @@ class PredictionSource:
         if len(found) > 1:
             names = ", ".join(p.name + ("/" if p.is_dir() else "") for p in found)
             raise PredictionError(
-                f"prediction for {shown(case_id)} is given twice in {root}: {names} "
-                "(keep one)"
+                f"prediction for {shown(case_id)} is given twice in {root}: {names} (keep one)"
             )
         if not found:
             return False, None

@@ -20,7 +20,6 @@ from pytest_bizbench.report.shape import report_problem
 from pytest_bizbench.safeio import UnsafeInputError, read_regular
 from pytest_bizbench.sdk import BenchmarkPlugin
 
-
 # Far above any report a suite writes (about 1 KB a document), far below what
 # would exhaust a CI runner's memory.
 REPORT_MAX_BYTES = 512 * 1024 * 1024
