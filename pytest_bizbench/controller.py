@@ -193,7 +193,7 @@ class Controller:
             key = doc.payload.prediction_key or doc.payload.id
             if doc.payload.model is not None and key is not None:
                 ids.setdefault(doc.payload.model, set()).add(key)
-        return self.config.stash[RUN_STATE].predictions.unmatched_notes(ids)
+        return self.config.stash[RUN_STATE].predictions.unmatched_notes(ids, self.config.rootpath)
 
     def _run_info(self) -> dict[str, Any]:
         workers = getattr(self.config.option, "numprocesses", None)

@@ -28,6 +28,7 @@ from pytest_bizbench.failure import (
 )
 from pytest_bizbench.payload import ERROR, MISSING, PAYLOAD_KEY, SKIPPED, DocumentPayload
 from pytest_bizbench.predcache import PredictionCache
+from pytest_bizbench.report.escape import terminal_text
 from pytest_bizbench.runstate import run_state
 from pytest_bizbench.sdk import BenchmarkPlugin
 
@@ -77,8 +78,9 @@ class CaseFile(pytest.File):
 
 
 def item_name(case_id: str, benchmark: str, model: str, models: Sequence[str]) -> str:
-    """`<id>[<benchmark>]`, or `<id>[<benchmark>-<model>]` when several models run."""
-    return f"{case_id}[{benchmark if len(models) == 1 else f'{benchmark}-{model}'}]"
+    """`<id>[<benchmark>]`, or `<id>[<benchmark>-<model>]` when several models run; an
+    id's control characters are shown as `\\xNN` (pytest prints node ids raw)."""
+    return f"{terminal_text(case_id)}[{benchmark if len(models) == 1 else f'{benchmark}-{model}'}]"
 
 
 def parse_item_name(

@@ -132,13 +132,10 @@ class PredictionSource:
         return self._table
 
     def line_errors(self, rootpath: Path) -> list[dict[str, Any]]:
-        """One report error per bad line of a file source (the run's completeness),
-        named relative to `rootpath` when inside it, so reports compare across runs."""
+        """One report error per bad line of a file source (the run's completeness)."""
         if self.spec.path.is_dir():
             return []
-        path = os.path.abspath(self.spec.path)
-        inside = not os.path.relpath(path, rootpath).startswith("..")
-        shown_path = Path(os.path.relpath(path, rootpath)).as_posix() if inside else path
+        shown_path = self.shown_path(rootpath)
         return [
             {
                 "nodeid": f"{shown_path}:{line}",
@@ -149,7 +146,13 @@ class PredictionSource:
             for line, reason in self.table().line_errors
         ]
 
-    def unmatched_note(self, case_ids: set[str]) -> str | None:
+    def shown_path(self, rootpath: Path) -> str:
+        """The path relative to `rootpath` when inside it, so reports compare across runs."""
+        path = os.path.abspath(self.spec.path)
+        relative = os.path.relpath(path, rootpath)
+        return path if relative.startswith("..") else Path(relative).as_posix()
+
+    def unmatched_note(self, case_ids: set[str], rootpath: Path) -> str | None:
         """A note naming the rows of a file source that match no case of the run."""
         if self.spec.path.is_dir():
             return None
@@ -160,7 +163,7 @@ class PredictionSource:
         more = "" if len(unmatched) <= NOTE_IDS else f" and {len(unmatched) - NOTE_IDS} more"
         rows = "row matches" if len(unmatched) == 1 else "rows match"
         return (
-            f"predictions {self.spec.path} (model {self.spec.model}): "
+            f"predictions {self.shown_path(rootpath)} (model {self.spec.model}): "
             f"{len(unmatched)} {rows} no case: {named}{more}"
         )
 
@@ -229,13 +232,13 @@ class Predictions:
             for error in source.line_errors(rootpath)
         }
 
-    def unmatched_notes(self, case_ids: Mapping[str, set[str]]) -> list[str]:
+    def unmatched_notes(self, case_ids: Mapping[str, set[str]], rootpath: Path) -> list[str]:
         """Per file source, its rows that match no case id of its model."""
         return [
             note
             for model, sources in self.sources.items()
             for source in sources
-            if (note := source.unmatched_note(case_ids.get(model, set()))) is not None
+            if (note := source.unmatched_note(case_ids.get(model, set()), rootpath)) is not None
         ]
 
     def lookup(self, model: str, case_id: str) -> tuple[bool, Any]:

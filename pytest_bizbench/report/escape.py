@@ -16,9 +16,7 @@ _CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\u2066-\u206
 _CONTROL_BUT_NEWLINE = re.compile(
     "[\x00-\x09\x0b-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\u2066-\u2069\ufeff]"
 )
-_MARKDOWN = str.maketrans(
-    {"\\": "\\\\", "|": "\\|", "&": "&amp;", "<": "&lt;", "`": "\\`"}
-)
+_MARKDOWN = str.maketrans({"\\": "\\\\", "|": "\\|", "&": "&amp;", "<": "&lt;", "`": "\\`"})
 
 
 def _visible(match: re.Match[str]) -> str:
