@@ -79,6 +79,18 @@ def read_regular(path: Path, max_bytes: int, cap_hint: str) -> bytes:
     return data
 
 
+def append_regular(path: Path, text: str) -> None:
+    """Append UTF-8 text to a regular file (created if absent). Opened non-blocking,
+    so a FIFO without a reader fails at once instead of waiting; OSError otherwise."""
+    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NONBLOCK, 0o666)
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise OSError(f"{path} is not a regular file")
+        os.write(fd, text.encode("utf-8"))
+    finally:
+        os.close(fd)
+
+
 def require_regular(path: Path) -> None:
     """Refuse anything but a regular file (a module about to be imported, say)."""
     try:

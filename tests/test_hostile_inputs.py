@@ -535,3 +535,12 @@ def test_a_report_of_the_wrong_shape_is_one_line_and_exit_2(
         out, err = capsys.readouterr()
         assert err == f"bizbench {command}: {bad}: not a bizbench report: {problem}\n"
         assert out == ""
+
+
+def test_a_step_summary_that_is_a_fifo_is_one_line_not_a_hang(suite: Suite) -> None:
+    two_good_cases(suite)
+    os.mkfifo(suite.path / "summary.md")  # run() points GITHUB_STEP_SUMMARY here
+    result = run(suite, "--bizbench-predictions", "preds", subprocess_timeout=True)
+    assert result.ret == pytest.ExitCode.TESTS_FAILED
+    result.stdout.fnmatch_lines(["bizbench: cannot append step summary: *summary.md*"])
+    assert suite.documents()["half"]["score"] == 0.5

@@ -18,6 +18,7 @@ from pytest_bizbench.report.tables import (
     threshold_table,
     worst_table,
 )
+from pytest_bizbench.safeio import append_regular
 
 STEP_SUMMARY_ENV = "GITHUB_STEP_SUMMARY"
 
@@ -63,5 +64,4 @@ def append_step_summary(result: RunResult, registry: Registry) -> None:
     target = os.environ.get(STEP_SUMMARY_ENV)
     if not target:
         return
-    with Path(target).open("a", encoding="utf-8") as handle:
-        handle.write(render_markdown(result, registry))
+    append_regular(Path(target), render_markdown(result, registry))
