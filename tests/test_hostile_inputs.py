@@ -192,16 +192,30 @@ def test_run_folders_and_task_folders_that_link_outside_are_never_graded(
 # --- 4: nothing blocks, nothing is read without a cap ------------------------------
 
 
-def test_a_fifo_as_predictions_is_an_error_per_case_not_a_hang(suite: Suite) -> None:
-    suite.cases("cases.ground-truth.jsonl", [doc("p1", GT)])
-    os.mkfifo(suite.path / "preds.jsonl")
-    result = run(suite, "--bizbench-predictions", "preds.jsonl", subprocess_timeout=True)
+@pytest.mark.parametrize(
+    ("fifo", "given", "shown"),
+    [
+        ("preds.jsonl", "preds.jsonl", "preds.jsonl"),
+        ("preds/p1.json", "preds", "preds/p1.json"),
+    ],
+)
+def test_a_fifo_as_predictions_is_an_error_per_case_not_a_hang(
+    suite: Suite, fifo: str, given: str, shown: str
+) -> None:
+    suite.cases("cases.ground-truth.jsonl", [doc("p1", GT), doc("p2", GT, extracted_fields=HALF)])
+    (suite.path / "preds").mkdir()
+    os.mkfifo(suite.path / fifo)
+    result = run(suite, "--bizbench-predictions", given, subprocess_timeout=True)
     assert result.ret == pytest.ExitCode.TESTS_FAILED
-    message = suite.documents()["p1"]["message"]
-    assert message == (
-        f"prediction file {suite.path / 'preds.jsonl'}: cannot read file: "
+    docs = suite.documents()
+    assert docs["p1"]["message"] == (
+        f"prediction file {suite.path / shown}: cannot read file: "
         "not a regular file (a FIFO) (model default)"
     )
+    # a directory source has no file for p2, so its inline prediction is scored; an
+    # unreadable file source is an error for every case it should have served
+    p2 = docs["p2"]["score"] if given == "preds" else docs["p2"]["message"]
+    assert p2 == (0.5 if given == "preds" else docs["p1"]["message"])
 
 
 @pytest.mark.parametrize(
