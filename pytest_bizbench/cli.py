@@ -14,6 +14,7 @@ from pytest_bizbench.baseline import compare_reports
 from pytest_bizbench.merge import MergeCommand, Shard
 from pytest_bizbench.report.escape import terminal_text
 from pytest_bizbench.report.html import render_html
+from pytest_bizbench.report.json_report import write_text_atomic
 from pytest_bizbench.report.markdown import markdown_table, render_markdown
 from pytest_bizbench.report.reader import ReportError, read_report, recorded_registry, run_result
 from pytest_bizbench.report.tables import comparison_notes, comparison_table, worst_table
@@ -106,7 +107,7 @@ def _report(args: argparse.Namespace) -> int:
         sys.stdout.write(text)
         return 0
     try:
-        Path(args.output).write_text(text, encoding="utf-8")
+        write_text_atomic(Path(args.output), text)
     except OSError as exc:
         return _fail("report", f"cannot write {args.output}: {exc.strerror or exc}")
     return 0

@@ -558,3 +558,11 @@ def test_a_step_summary_that_is_a_fifo_is_one_line_not_a_hang(suite: Suite) -> N
     assert result.ret == pytest.ExitCode.TESTS_FAILED
     result.stdout.fnmatch_lines(["bizbench: cannot append step summary: *summary.md*"])
     assert suite.documents()["half"]["score"] == 0.5
+
+
+def test_report_output_to_a_fifo_replaces_it_instead_of_blocking(tmp_path: Path) -> None:
+    (tmp_path / "r.json").write_text(json.dumps(minimal_report()), encoding="utf-8")
+    os.mkfifo(tmp_path / "out.md")
+    done = cli("report", "r.json", "-o", "out.md", cwd=tmp_path)
+    assert (done.returncode, done.stderr) == (0, "")
+    assert (tmp_path / "out.md").read_text(encoding="utf-8").startswith("## bizbench\n")
