@@ -319,6 +319,12 @@ def test_bad_prediction_lines_are_one_error_each_and_the_other_rows_are_scored(
     missing = [m["id"] for m in suite.report()["completeness"]["missing"]]
     assert missing == ["bytes", "malformed", "nan"]
     assert result.ret == pytest.ExitCode.TESTS_FAILED
+    serial = {k: v for k, v in suite.report().items() if k != "run"}
+    parallel = run(
+        suite, "--bizbench-predictions", "preds.jsonl", "-n", "2", subprocess_timeout=True
+    )
+    assert parallel.ret == pytest.ExitCode.TESTS_FAILED
+    assert {k: v for k, v in suite.report().items() if k != "run"} == serial
 
 
 def test_a_utf16_predictions_file_is_one_clear_error(suite: Suite) -> None:
