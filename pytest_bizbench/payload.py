@@ -118,6 +118,7 @@ class DocumentPayload:
     message: str = ""
     # the id its prediction is looked up by, when not `id` (a golden bundle's id)
     prediction_key: str | None = None
+    cluster: str | None = None  # set only when ini bizbench_cluster_by names a field
 
     def to_property(self) -> dict[str, Any]:
         return {
@@ -138,6 +139,7 @@ class DocumentPayload:
             "line": self.line,
             "message": self.message,
             "prediction_key": self.prediction_key,
+            "cluster": self.cluster,
         }
 
     @classmethod
@@ -160,6 +162,7 @@ class DocumentPayload:
             line=data["line"],
             message=data["message"],
             prediction_key=data.get("prediction_key"),
+            cluster=data.get("cluster"),
         )
 
     def properties(self) -> list[tuple[str, Any]]:

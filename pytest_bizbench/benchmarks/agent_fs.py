@@ -22,7 +22,7 @@ from pytest_bizbench.scoring.fs_assertions import (
     refused,
     run_workspaces,
 )
-from pytest_bizbench.scoring.passk import Spread, pass_at_k_details, pass_at_k_metrics
+from pytest_bizbench.scoring.passk import Spread, pass_at_k_metrics, sample_details
 from pytest_bizbench.sdk import (
     DEFAULT_REGEX_TIMEOUT,
     BenchmarkPlugin,
@@ -199,7 +199,7 @@ class AgentFs(BenchmarkPlugin):
                 "shown": spread.shown,
                 "scores": scores,
             },
-            **pass_at_k_details(n, c, self.pass_at),
+            **sample_details(n, c, self.pass_at),
         }
         if runs[spread.shown].name is not None:
             details["run"] = runs[spread.shown].name

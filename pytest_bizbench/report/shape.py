@@ -37,8 +37,11 @@ class Obj:
 
     keys: Mapping[str, Spec] = field(default_factory=dict)
     required: frozenset[str] = frozenset()
+    nullable: bool = False
 
     def problem(self, value: Any, at: str) -> str | None:
+        if value is None and self.nullable:
+            return None
         if not isinstance(value, dict):
             return f"{at} must be an object"
         for key, spec in self.keys.items():
@@ -150,6 +153,14 @@ COMPARISON = Obj(
         "new_cases": Seq(ANY),
         "removed_cases": Seq(ANY),
         "stale_cases": Seq(ANY),
+        "mcnemar": Obj({"b": INT, "c": INT, "p_value": OPT_NUM}, nullable=True),
+        "p_holm": OPT_NUM,
+        "mde": OPT_NUM,
+        "regression_threshold": OPT_NUM,
+        "clustered": Obj(
+            {"ci95": Seq(NUM, 2, nullable=True), "se": OPT_NUM, "n_clusters": INT},
+            nullable=True,
+        ),
         "worst": Seq(
             Obj(
                 {
@@ -170,6 +181,12 @@ MODEL = Obj(
     {
         "metrics": Obj({"per_field_accuracy": Map(OPT_NUM)}),
         "documents": Seq(DOCUMENT),
+        "flaky": Seq(
+            Obj(
+                {"id": STR, "case": STR, "n": INT, "passed": INT},
+                frozenset({"id", "case", "n", "passed"}),
+            )
+        ),
     },
     frozenset({"metrics", "documents"}),
 )
