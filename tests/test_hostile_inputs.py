@@ -572,3 +572,29 @@ def test_report_output_to_a_fifo_replaces_it_instead_of_blocking(tmp_path: Path)
     done = cli("report", "r.json", "-o", "out.md", cwd=tmp_path)
     assert (done.returncode, done.stderr) == (0, "")
     assert (tmp_path / "out.md").read_text(encoding="utf-8").startswith("## bizbench\n")
+
+
+def test_compare_escapes_ids_read_back_from_reports(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    evil = "\x1b[2Jevil|<script>alert(1)</script>"
+    before = minimal_report(benchmarks__x__models__m__documents__0__id=evil)
+    after = minimal_report(
+        benchmarks__x__models__m__documents__0__id=evil,
+        benchmarks__x__models__m__documents__0__score=0.0,
+        benchmarks__x__models__m__metrics__accuracy=0.0,
+    )
+    for name, report in (("a.json", before), ("b.json", after)):
+        (tmp_path / name).write_text(json.dumps(report), encoding="utf-8")
+    for form in ("text", "markdown"):
+        capsys.readouterr()
+        code = main(
+            ["compare", str(tmp_path / "a.json"), str(tmp_path / "b.json"), "--format", form]
+        )
+        out, _ = capsys.readouterr()
+        assert code == 1
+        assert "\x1b" not in out
+        assert "\\x1b[2Jevil" in out
+        if form == "markdown":
+            assert "<script" not in out
+            assert r"\x1b[2Jevil\|&lt;script>alert(1)&lt;/script>" in out
