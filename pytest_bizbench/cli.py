@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from pytest_bizbench.baseline import compare_reports
+from pytest_bizbench.escape import terminal_text
 from pytest_bizbench.merge import MergeCommand, Shard
-from pytest_bizbench.report.escape import terminal_text
 from pytest_bizbench.report.html import render_html
 from pytest_bizbench.report.json_report import write_text_atomic
 from pytest_bizbench.report.markdown import markdown_table, render_markdown

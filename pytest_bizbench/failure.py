@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any
 
+from pytest_bizbench.escape import terminal_block
 from pytest_bizbench.payload import DocumentPayload
-from pytest_bizbench.report.escape import terminal_block
 
 MAX_VALUE = 60
 

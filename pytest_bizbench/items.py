@@ -17,6 +17,7 @@ from _pytest._code.code import ExceptionInfo, TerminalRepr
 
 from pytest_bizbench.casekinds import Case, CaseKind
 from pytest_bizbench.cases import CaseError
+from pytest_bizbench.escape import terminal_text
 from pytest_bizbench.evaluate import SampleRule, evaluate
 from pytest_bizbench.failure import (
     BenchmarkCrash,
@@ -28,7 +29,6 @@ from pytest_bizbench.failure import (
 )
 from pytest_bizbench.payload import ERROR, MISSING, PAYLOAD_KEY, SKIPPED, DocumentPayload
 from pytest_bizbench.predcache import PredictionCache
-from pytest_bizbench.report.escape import terminal_text
 from pytest_bizbench.runstate import run_state
 from pytest_bizbench.scoring.passk import flaky_message
 from pytest_bizbench.sdk import BenchmarkPlugin

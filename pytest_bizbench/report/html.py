@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from pytest_bizbench.report.escape import html_text
+from pytest_bizbench.escape import html_text
 from pytest_bizbench.report.tables import detectability, honest_line
 
 PALETTE = ("#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#76b7b2", "#b07aa1", "#9c755f")

@@ -5,8 +5,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from pytest_bizbench.escape import markdown_text
 from pytest_bizbench.registry import Registry
-from pytest_bizbench.report.escape import markdown_text
 from pytest_bizbench.report.json_report import RunResult
 from pytest_bizbench.report.tables import (
     Table,

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
+from pytest_bizbench.escape import terminal_text
 from pytest_bizbench.registry import Registry
-from pytest_bizbench.report.escape import terminal_text
 from pytest_bizbench.report.json_report import RunResult
 from pytest_bizbench.report.markdown import markdown_table
 from pytest_bizbench.report.tables import (
