@@ -1,0 +1,446 @@
+"""The non-answer catalog as data: fourteen classes of cues and the exclusions beside them.
+
+`scoring/refusal.py` decides; this module only says what to look for. Cues are
+grammatical families, not sentences: a subject (the model, the source, the asked
+figure), a negated verb of availability or ability, an object. They are matched on
+one normalised sentence at a time (case-folded, contractions spelt out: `can't` is
+`cannot`, `doesn't` is `does not`, `I'm` is `i am`) and only where the sentence or
+one of its clauses *starts*, after an optional lead-in (`Unfortunately,`, `Based
+on the excerpt,`, an apology). So "the company cannot estimate the loss" and a
+quoted "I cannot let you pass" never match: the sentence does not start with the
+model or the source declining.
+
+Each class is a `CueClass`: its slug (reported as `details.refusal_class`), its
+`doc` (what it covers, why it is a non-answer), its cue patterns and its strength
+(1.0: a cue that alone makes a refusal; lower: a hedge that only makes the answer
+undetermined).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+# --- building blocks -------------------------------------------------------------------
+
+# the model speaking
+ME = r"(?:i|we)"
+# the source it was given, or that it looked in
+SOURCE = (
+    r"(?:(?:the|this|these|those|that|its|provided|given|above|supplied|available|attached"
+    r"|shared|company's|[\w&.-]+'s)\s+(?:[\w-]+\s+){0,3}?)?"
+    r"(?:context|contexts|document|documents|docs|text|texts|passage|passages|excerpt|excerpts"
+    r"|filing|filings|report|reports|10-k|10-q|8-k|statement|statements|page|pages|snippet"
+    r"|snippets|extract|extracts|material|materials|source|sources|evidence|information|data"
+    r"|disclosure|disclosures|notes|table|tables|section|sections|content|record|records"
+    r"|it|they)"
+)
+NEG = r"(?:does not|do not|did not|cannot|could not|fails? to|failed to|never|will not|has not)"
+ADV = r"(?:(?:appear|seem) to |actually |explicitly |specifically |directly |clearly |itself )?"
+# verbs of a source making a figure available
+SHOW = (
+    r"(?:contain|include|provide|mention|specify|state|disclose|give|list|show|report|cover"
+    r"|detail|break (?:out|down)|reference|present|offer|address|have|discuss|say|tell|note"
+    r"|indicate|reveal|quantify|itemi[sz]e|separate|split out|spell out|make available"
+    r"|supply|allow|permit|let)"
+)
+# participles of being made available
+SHOWN = (
+    r"(?:given|provided|disclosed|stated|reported|listed|mentioned|available|included|shown"
+    r"|broken (?:out|down)|specified|presented|detailed|found|itemi[sz]ed|quantified"
+    r"|identified|separated|split out|discussed|addressed|covered|published|captured"
+    r"|spelled out|spelt out|indicated|revealed|contained|present|visible|known)"
+)
+# verbs of the model producing an answer
+ANSWER = (
+    r"(?:answer|provide|give|determine|calculate|compute|say|tell|confirm|state|offer|share"
+    r"|supply|identify|report|derive|find|quote|pinpoint|know|verify|estimate|assess|produce"
+    r"|come up with|arrive at|work out|figure out|locate|retrieve|obtain|extract|infer"
+    r"|ascertain|establish|specify|speak to|comment on|answer that|be certain|be sure"
+    r"|reliably|accurately|precisely|definitively|confidently|responsibly|finish|complete)"
+)
+MODEL_CANNOT = (
+    r"(?:cannot|can not|could not|am unable to|are unable to|was unable to|were unable to"
+    r"|am not able to|are not able to|was not able to|will not be able to|would not be able to"
+    r"|am afraid i cannot|unfortunately cannot|do not think i can|am not in a position to"
+    r"|have no way to|have no way of|lack the (?:\w+ )?(?:to|for))"
+)
+DETERMINED = (
+    r"(?:determined|calculated|computed|answered|derived|established|ascertained|inferred"
+    r"|assessed|confirmed|verified|identified|quantified|known|completed|finished|worked out"
+    r"|estimated|found|stated|given|provided)"
+)
+INFO = (
+    r"(?:information|data|details?|figures?|numbers?|values?|amounts?|mention|disclosure"
+    r"|breakdown|reference|record|indication|specifics|context|evidence|inputs?|visibility)"
+)
+# what a sentence may open with before its cue: discourse words, an apology, a
+# prepositional or participial phrase closed by a comma
+LEAD_IN = (
+    r"(?:(?:unfortunately|regrettably|sadly|however|but|and|so|thus|therefore|hence|also"
+    r"|honestly|frankly|still|ultimately|again|alas|that said|in short|in summary|in sum"
+    r"|to be clear|to be honest|to summari[sz]e|as such|note|hmm|well|ok|okay|sorry"
+    r"|apologies|my apologies|i am sorry|i apologi[sz]e|i am afraid|afraid"
+    r"|i regret that|answer|response|final answer|short answer)\b[\s,:;.!-]*"
+    r"|(?:based on|according to|from|in|within|looking at|having reviewed|after reviewing"
+    r"|reviewing|given|with|without|as of|for|on|regarding|as for|as to|while|although"
+    r"|though|since|because|even though|despite)\b[^,;:]{0,80}[,;:]\s*)*"
+)
+
+# --- classes ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class CueClass:
+    """One kind of non-answer: its slug, why it is one, and its cues."""
+
+    slug: str
+    doc: str
+    cues: tuple[str, ...]
+    strength: float = 1.0
+    # a cue of this class after the last figure means the work was left unfinished
+    stops_work: bool = False
+
+    def patterns(self) -> tuple[re.Pattern[str], ...]:
+        return tuple(re.compile(rf"^{LEAD_IN}(?:{cue})") for cue in self.cues)
+
+
+INABILITY = CueClass(
+    "inability",
+    "The model says it cannot or will not give the figure (first person). It declines "
+    "without saying why; the commonest closed-book non-answer after cutoff.",
+    (
+        rf"{ME} (?:\w+ )?{MODEL_CANNOT} (?:\w+ )?{ANSWER}",
+        rf"{ME} (?:do|did) not (?:\w+ )?(?:know|have (?:a |an |any )?(?:\w+ )?(?:answer|figure"
+        rf"|number|value|way|means|the (?:\w+ )?(?:figure|number|value|{INFO})|{INFO}))",
+        rf"{ME} have no (?:\w+ )?(?:way|means|answer|figure|number|idea|{INFO})",
+        rf"{ME} (?:am|are) (?:unable|not able) to",
+        rf"(?:unable|not able) to (?:\w+ )?{ANSWER}",
+        r"no idea\b|(?:cannot|can not) (?:say|answer|tell|determine|know)\b|not sure\s*[.!]?$",
+        rf"{ME} (?:will|would) not (?:be )?(?:able to )?(?:\w+ )?{ANSWER}",
+        r"(?:it is|it would be) (?:not possible|impossible|not feasible|difficult|hard|unclear)"
+        rf" (?:for me )?to (?:\w+ )?{ANSWER}",
+    ),
+    stops_work=True,
+)
+
+SOURCE_ABSENCE = CueClass(
+    "source-absence",
+    "The given text (context, excerpt, filing, pages) does not contain the figure, or "
+    "the model found nothing in it. The dominant form when the model had documents.",
+    (
+        rf"{SOURCE} (?:\w+ )?{NEG} {ADV}(?:\w+ )?{SHOW}\b",
+        rf"{SOURCE} (?:is|are|was|were|remains?) (?:silent|mute|quiet)\b",
+        rf"{SOURCE} (?:makes?|made|gives?|has|have|had|contains?|includes?|provides?|offers?)"
+        rf" (?:no|none|nothing|not any)\b",
+        rf"nothing (?:in|within|on|from) (?:the |this |these |those |any )?(?:[\w-]+ ){{0,3}}?"
+        rf"(?:{SOURCE})",
+        rf"(?:none|neither) of (?:the |these |those )?(?:[\w-]+ ){{0,3}}?(?:{SOURCE})",
+        rf"no (?:\w+ )?(?:excerpt|passage|page|document|section|table|part|filing|statement"
+        rf"|line item|note)s? (?:\w+ )?(?:mentions?|contains?|includes?|provides?|gives?|shows?"
+        rf"|lists?|reports?|discloses?|states?|has|have)\b",
+        rf"{ME} (?:could not|cannot|did not|do not|was unable to|were unable to|am unable to"
+        rf"|failed to) (?:\w+ )?(?:find|locate|see|spot|identify|come across|find any)\b",
+        rf"there (?:is|are|was|were|appears to be|seems to be) (?:no|not any|nothing) "
+        rf"(?:\w+ )?(?:{INFO}|(?:\w+ )?(?:mentioned|reported|disclosed|given|provided|listed))"
+        rf"(?! of (?:impairment|debt|acquisitions?|dividends?))",
+        rf"no (?:specific |relevant |explicit |direct |such |separate |detailed |clear )?"
+        rf"{INFO} (?:(?:\w+ ){{0,4}})?(?:is|are|was|were|has been|have been|appears?|seems?)"
+        rf" (?:\w+ )?(?:{SHOWN})",
+        rf"(?:the )?(?:requested|asked|relevant|required|specific|necessary|needed) "
+        rf"(?:\w+ ){{0,2}}?(?:{INFO}|figure|metric) (?:is|are|was|were) (?:not|nowhere)\b",
+    ),
+)
+
+PASSIVE_UNAVAILABILITY = CueClass(
+    "passive-unavailability",
+    "The figure itself is the subject: 'FY2019 revenue isn't given here'. No model, no "
+    "source named, but the answer says the value is not available.",
+    (
+        rf"(?:[\w$%&'./()-]+ ){{0,10}}?(?:is|are|was|were|has|have|remains?|appears?|seems?)"
+        rf" (?:been |to be |to have been )?(?:not|nowhere|never|neither) (?:\w+ )?(?:{SHOWN})\b",
+        rf"(?:not|never) (?:\w+ )?(?:{SHOWN})\b",
+        rf"(?:[\w$%&'./()-]+ ){{0,10}}?(?:is|are|was|were) (?:unavailable|unknown|undisclosed"
+        rf"|unreported|unstated|unspecified|missing|absent|lacking|omitted|redacted)\b",
+        r"(?:unavailable|unknown|undisclosed|unreported|unstated|unspecified|n/a|none given"
+        r"|no data|no answer|not applicable)\s*[.!]?$",
+    ),
+)
+
+INSUFFICIENT_INFO = CueClass(
+    "insufficient-info",
+    "There is not enough information to work the answer out; it cannot be determined. "
+    "Impersonal, no model and no source named.",
+    (
+        rf"(?:there is|there are|there was|there were|there is simply|this is|that is|it is)"
+        rf" (?:not|no|insufficient|inadequate|limited|too little) (?:\w+ )?(?:enough |sufficient"
+        rf" |adequate )?{INFO}",
+        rf"(?:not enough|insufficient|inadequate|incomplete|too little|limited|missing)"
+        rf" (?:\w+ )?{INFO}",
+        rf"(?:the )?(?:\w+ ){{0,4}}?{INFO} (?:\w+ )?(?:is|are|was|were) (?:insufficient"
+        rf"|incomplete|not (?:sufficient|enough|adequate|complete)|too (?:limited|sparse))",
+        rf"(?:[\w$%&'./()-]+ ){{0,10}}?(?:cannot|can not|could not|may not) be (?:\w+ )?"
+        rf"{DETERMINED}",
+        rf"(?:it is|it would be|it was) (?:not possible|impossible|not feasible) to (?:\w+ )?"
+        rf"{ANSWER}",
+        rf"(?:\w+ ){{0,3}}(?:would|will|\w+ would) (?:need|require)s? (?:more|additional|further"
+        rf"|the|other|access to|both|[\w-]+ (?:{INFO}))",
+        r"(?:unanswerable|not answerable|indeterminate|undeterminable|undetermined)\b",
+        r"(?:the )?(?:question|query|request|answer) (?:cannot|can not|could not) be"
+        r" (?:answered|determined|given)",
+        r"(?:[\w-]+ ){0,4}(?:is|are|was|were) not derivable\b",
+    ),
+    stops_work=True,
+)
+
+CUTOFF = CueClass(
+    "cutoff",
+    "Knowledge cutoff or no live data: the model's training ends before the period asked "
+    "about. The commonest closed-book non-answer.",
+    (
+        r"(?:my|the) (?:\w+ )?(?:training|knowledge|data)(?: data)? (?:cut-?off|cut off|ends?"
+        r"|ended|stops?|stopped|goes up to|extends?|only goes|only extends|runs? (?:through|to))",
+        r"(?:as of|since|after|beyond|up to|until) my (?:last |most recent )?(?:training|knowledge"
+        r"|update|cut-?off)",
+        rf"{ME} (?:do not|did not|cannot|could not) (?:\w+ )?(?:have|access|get|see|retrieve)"
+        r" (?:access to )?(?:any )?(?:real-time|real time|live|current|up-to-date|recent|latest"
+        r"|the latest|the most recent|newer|updated)",
+        r"(?:without|lacking|no) (?:access to )?(?:real-time|real time|live|current|up-to-date"
+        r"|recent) (?:data|information|market data|filings|financials|figures|sources)",
+        rf"{ME} (?:am|was) (?:only )?trained (?:on )?(?:data )?(?:up to|until|through|before)",
+        r"(?:this|that|the \w+|fy ?\d+|\d{4}) (?:\w+ ){0,3}(?:is|was|are|were|falls?) (?:after"
+        r"|beyond|outside|past) my\b",
+    ),
+)
+
+CAPABILITY = CueClass(
+    "capability",
+    "The model says what it is and what it cannot do: an AI that cannot browse, open "
+    "files or look up filings. Role openers of people ('As an analyst would') are not it.",
+    (
+        r"(?:as|being) (?:an? )?(?:ai|artificial intelligence|language model|large language"
+        r" model|llm|text-based|virtual assistant|ai assistant|chatbot|machine)",
+        rf"{ME} (?:am|are) (?:just |only |merely )?(?:an? )?(?:ai|artificial intelligence"
+        r"|language model|large language model|llm|text-based|virtual assistant|chatbot"
+        r"|ai assistant)",
+        rf"{ME} (?:do not|cannot|could not|am unable to|am not able to|lack the ability to"
+        r"|have no ability to|have no way to|do not have the ability to) (?:\w+ )?(?:browse"
+        r"|access|open|search|retrieve|view|read|look up|pull|fetch|download|query|connect)"
+        r"(?! to be)",
+        rf"{ME} (?:do not|does not) have (?:\w+ )?(?:browsing|internet|web|database|file)"
+        r" (?:access|capabilit\w+|abilit\w+)",
+        rf"{ME} (?:do not|cannot) have access to (?:the |any |external |their |its )?"
+        r"(?:\w+ )?(?:filings?|documents?|databases?|internet|web|sec|edgar|financial"
+        r" statements?|10-k|annual reports?|files?)",
+    ),
+)
+
+REDIRECT = CueClass(
+    "redirect",
+    "Sends the user elsewhere (the 10-K, investor relations, a data provider) instead of "
+    "giving the figure. With a committed figure it is only a pointer and does not count.",
+    (
+        r"(?:you|one|the reader|the user|investors) (?:\w+ )?(?:would|should|can|could|may"
+        r"|might|will|need to|ought to)? ?(?:want to |need to |wish to |be able to |have to )?"
+        r"(?:check|consult|refer to|look (?:at|up|in)|review|see|visit|search|pull|access"
+        r"|obtain|find (?:it|this|that|the))",
+        rf"{ME} (?:would |do |strongly )?(?:recommend|suggest|advise|encourage)\w* (?:\w+ )?"
+        r"(?:checking|consulting|reviewing|looking|referring|visiting|that you|you|the|its"
+        r"|reading|going)",
+        r"(?:please|kindly|try) (?:\w+ )?(?:check|consult|refer|see|visit|look|review|search)",
+        r"(?:it is|it would be|it may be) (?:best|advisable|better|worth|recommended|wise)"
+        r" (?:to )?(?:\w+ )?(?:check|consult|refer|look|review|verify|visit|confirm)",
+        r"(?:check|consult|refer to|look at|review|see|visit) (?:the|its|their|a|an|your)"
+        r" (?:\w+ ){0,4}(?:10-k|10-q|filing|annual report|website|investor|sec|edgar"
+        r"|financial statements|terminal|provider|database|source)",
+        r"(?:the|this|that|such) (?:\w+ ){0,4}(?:can|could|may|should|would|will) be (?:found"
+        r"|obtained|located|retrieved|verified|looked up|checked)\b",
+        r"(?:for|to get) (?:the )?(?:exact|precise|accurate|up-to-date|latest|current|most"
+        r" recent|official|reliable|specific|actual) (?:\w+ )?(?:figure|number|data|value"
+        r"|information|answer|amount|details?)",
+    ),
+)
+
+ASKS_INPUT = CueClass(
+    "asks-input",
+    "Asks the user for the data it needs ('if you share the balance sheet I'll compute "
+    "it') instead of answering.",
+    (
+        r"if you (?:\w+ )?(?:can |could |would |are able to |were to )?(?:share|provide|give"
+        r"|send|upload|paste|attach|supply|include|point me|let me know|tell me)",
+        r"(?:please|kindly) (?:\w+ )?(?:share|provide|give|send|upload|paste|attach|supply"
+        r"|include|specify|clarify|let me know|tell me)",
+        r"(?:could|can|would) you (?:please )?(?:\w+ )?(?:share|provide|give|send|upload|paste"
+        r"|attach|supply|include|specify|clarify|confirm|let me know|tell me|point me)",
+        r"(?:once|when|should) you (?:\w+ )?(?:share|provide|give|send|upload|paste|attach"
+        r"|supply|have)",
+        rf"{ME} (?:would|will|\w+ would) (?:need|require) (?:you to|your|the user to)",
+        r"(?:send|share|provide|give|paste) me (?:the|its|their|your|a|an|with)",
+        r"(?:happy|glad) to (?:\w+ )?(?:compute|calculate|help|work it out|do the math|run)"
+        r" (?:\w+ )?(?:if|once|when)",
+    ),
+)
+
+ADVICE_REFUSAL = CueClass(
+    "advice-refusal",
+    "Declines on policy: no investment advice, no recommendation to buy or sell.",
+    (
+        rf"{ME} (?:\w+ )?{MODEL_CANNOT} (?:\w+ )?(?:give|provide|offer|make|tell you whether"
+        r"|tell you if|recommend|advise|say whether)(?: you)? (?:\w+ )?(?:personal|personali[sz]ed"
+        r"|individual|financial|investment|legal|tax|buy|sell|whether|if|a recommendation"
+        r"|recommendations|advice)",
+        rf"{ME} (?:am|are) not (?:a |your |an |able to act as )?(?:\w+ )?(?:financial|investment"
+        r"|licensed|registered|certified|legal|tax) (?:advisor|adviser|professional|planner"
+        r"|lawyer|counsel)",
+        r"(?:this|that|it|the following|nothing here) (?:is|should|does|constitutes) not"
+        r" (?:\w+ ){0,2}(?:financial|investment|legal|tax) advice",
+        r"(?:consult|speak with|talk to|seek|contact) (?:a|an|your) (?:qualified |licensed"
+        r" |registered |certified |professional )?(?:financial|investment|tax|legal)",
+        r"(?:whether|deciding whether) (?:to|you should) (?:buy|sell|invest|hold)\b[^.]{0,60}"
+        r"(?:depends|is a (?:personal|decision)|is up to)",
+    ),
+)
+
+GENERIC_SUBSTITUTE = CueClass(
+    "generic-substitute",
+    "Explains how the metric is computed (the formula, the line items) and stops without "
+    "a value. Counted only when the answer states no figure at all.",
+    (
+        r"(?:[\w$%&'./()-]+ ){0,8}?(?:is|are|can be|would be|could be|should be) (?:\w+ )?"
+        r"(?:calculated|computed|derived|determined|defined|measured|found|obtained|estimated)"
+        r" (?:as|by|using|from|with|through)\b",
+        r"(?:the )?(?:formula|calculation|equation|method|way|approach|definition|computation)"
+        r" (?:for|to|of|is)\b",
+        r"to (?:calculate|compute|determine|derive|find|get|work out|estimate) (?:the |this"
+        r" |a |an |its )?(?:\w+ ){0,6}?(?:you|one|we|the analyst|an analyst|investors)"
+        r" (?:\w+ )?(?:would|should|can|could|must|need|divide|subtract|take|add)",
+        r"(?:[\w$%&'./-]+ ){1,6}= (?:\(?[a-z])",
+        r"(?:you|one) (?:would|should|can|could|must|need to) (?:first )?(?:divide|subtract"
+        r"|take|add|multiply|sum|average|compare)",
+        r"(?:generally|typically|usually|in general|broadly)\b",
+    ),
+    strength=0.9,
+)
+
+VAGUE_ESTIMATE = CueClass(
+    "vague-estimate",
+    "A hedge in place of a figure: 'probably a few billion', 'somewhere in the mid "
+    "range'. No committed number, so it is not an attempt.",
+    (
+        r"(?:probably|likely|possibly|perhaps|maybe|presumably|roughly|somewhere|around"
+        r"|approximately|about|on the order of)\b[^.;]{0,40}\b(?:a few|several|some|many"
+        r"|tens of|hundreds of|thousands of|millions|billions|single digits?|double digits?"
+        r"|low|mid|high|modest|small|large|significant|substantial|meaningful|in the range)\b",
+        r"(?:a few|several|some|many|tens of|hundreds of|multiple) (?:hundred |thousand )?"
+        r"(?:million|billion|percent|percentage points|dollars)\b",
+        r"(?:in the|somewhere in the|within the) (?:low|mid|high|upper|lower)?[\s-]*"
+        r"(?:single|double|teens|twenties|millions|billions|hundreds|range)",
+        r"(?:hard|difficult|impossible|tough) to (?:say|pin down|tell|know) (?:exactly|precisely"
+        r"|for sure|with certainty)?",
+        r"(?:my|a|an|the) (?:best |rough |educated )?(?:guess|ballpark|estimate) (?:would be"
+        r"|is) (?:that |somewhere |around |roughly |in )?(?!\$?\d)",
+    ),
+    strength=0.8,
+)
+
+PARTIAL_WORK = CueClass(
+    "partial-work",
+    "Computes part of the answer and stops: 'average PP&E is $267.5M; without revenue I "
+    "can't finish'. The figures are steps, not the result, so it is not an attempt.",
+    (
+        rf"(?:without|lacking|absent|missing|in the absence of) (?:the |a |an |its |any )?"
+        rf"(?:[\w$&'/-]+ ){{0,6}}?(?:{INFO}|figure|revenue|sales|income|cogs|cost|assets"
+        rf"|liabilities|equity|debt|cash|expenses?|shares|balance|total|denominator|numerator)"
+        rf"\b[^.;]{{0,60}}\b(?:cannot|can not|could not|unable|not possible|impossible"
+        r"|no way|not able)",
+        r"(?:the|this) (?:final |last |remaining |second |next )?(?:step|ratio|calculation"
+        r"|result|figure|answer|computation|margin|percentage|value) (?:\w+ )?(?:cannot|can not"
+        r"|could not) be (?:completed|finished|computed|calculated|done|determined|derived)",
+        rf"{ME} (?:cannot|could not|am unable to|was unable to) (?:\w+ )?(?:finish|complete"
+        r"|carry out|take|do|perform|go further|proceed|compute the (?:final|rest|ratio))",
+        r"(?:to (?:finish|complete|get the (?:final|ratio|result|answer))) (?:\w+ )?(?:i|we|one"
+        r"|you) (?:would )?(?:need|require)",
+        r"(?:the )?(?:rest|remainder|remaining (?:\w+ )?(?:part|step|calculation)|final step"
+        r"|second part|other half) (?:\w+ )?(?:is|are|remains?|cannot|can not|could not)",
+        rf"(?:which|that|this) (?:is|would be) (?:needed|required|necessary) (?:to|for)"
+        rf" (?:\w+ )?(?:finish|complete|compute|calculate|the (?:ratio|final|result))",
+    ),
+    stops_work=True,
+)
+
+REJECTS_PREMISE = CueClass(
+    "rejects-premise",
+    "Says the question does not apply ('gross margin isn't meaningful for a bank'). An "
+    "answer when the gold answer says the same; a refusal otherwise.",
+    (
+        r"(?:[\w$%&'./()-]+ ){0,8}?(?:is|are|was|were) (?:not|hardly) (?:a |an )?(?:\w+ )?"
+        r"(?:meaningful|applicable|relevant|appropriate|a relevant|a meaningful|an applicable"
+        r"|a useful|useful|standard|used|reported for|calculated for|a metric|a concept)\b",
+        r"(?:[\w$%&'./()-]+ ){0,8}?(?:does|do) not (?:really )?(?:apply|make sense|exist)\b",
+        r"(?:the )?(?:question|premise|query) (?:\w+ )?(?:assumes|presumes|is based on|rests on"
+        r"|is flawed|is mistaken|is incorrect|does not apply|contains a)",
+        r"(?:this|that|the) (?:question|premise) (?:is|seems) (?:not|mis|in)",
+        r"(?:there is|there are|there was) no such (?:thing|metric|figure|line item|segment"
+        r"|measure)",
+    ),
+)
+
+EMPTY_STRUCTURAL = CueClass(
+    "empty-structural",
+    "No text to read: empty, `{}`, a bare placeholder, a provider's refusal flag or a "
+    "content-filter stop. Decided before any cue is read.",
+    (),
+)
+
+CLASSES: tuple[CueClass, ...] = (
+    EMPTY_STRUCTURAL,
+    CAPABILITY,
+    CUTOFF,
+    ADVICE_REFUSAL,
+    ASKS_INPUT,
+    PARTIAL_WORK,
+    SOURCE_ABSENCE,
+    INSUFFICIENT_INFO,
+    INABILITY,
+    PASSIVE_UNAVAILABILITY,
+    REDIRECT,
+    REJECTS_PREMISE,
+    VAGUE_ESTIMATE,
+    GENERIC_SUBSTITUTE,
+)
+SLUGS: tuple[str, ...] = tuple(sorted(c.slug for c in CLASSES))
+
+# Texts that are no answer at all, after normalisation and edge punctuation
+PLACEHOLDERS = frozenset(
+    {"", "{}", "[]", "null", "none", "nil", "n/a", "na", "-", "--", "?", "...", "tbd"}
+)
+# provider stop reasons that mean the text was withheld
+FILTERED_STOPS = frozenset({"content_filter", "content-filter", "safety", "refusal"})
+
+# --- exclusions ------------------------------------------------------------------------
+
+# Spans taken out before cues are read: quoted speech of others
+QUOTED = re.compile(r"\"[^\"]{3,}\"|(?<![\w])'[^']{3,}[.,!?]'(?!\w)")
+# Sentences that read like cues but are about the world, not the answer
+EXCLUSIONS: dict[str, re.Pattern[str]] = {
+    name: re.compile(pattern)
+    for name, pattern in {
+        # "I'm sorry to hear that", "sorry for the delay": an apology with nothing after
+        "bare-apology": r"^(?:i am |we are |so |very )*(?:sorry|apologies)\b(?! but| that i"
+        r"| that we| i| we)",
+        # "As an equity analyst would, ...": a role opener of a person
+        "role-opener": r"^as (?:an?|the|your) (?!ai\b|language|large|llm|text|virtual|chatbot"
+        r"|machine|artificial)[\w -]{0,40}?(?:would|might|does|,)",
+        # a limitation about detail beside a given figure: "the segment split isn't given"
+        "detail-only": r"\b(?:breakdown|split|segment|segments|by region|by geography"
+        r"|quarterly|further detail|additional detail|more detail|granular|components?"
+        r"|drivers?|reasons?|explanation|commentary|individual|per-segment|sub-?total)\b",
+    }.items()
+}
+# a negative gold answer: absence is the answer ("there were none", "no, it did not")
+NEGATIVE_GOLD = re.compile(
+    r"^(?:no\b|none\b|nil\b|zero\b|0\b|there (?:were|was|are|is) no|not |did not|does not"
+    r"|has not|had no|have no|it did not|the company (?:did|does|has) not|no such)"
+    r"|\b(?:not (?:disclosed|reported|applicable|meaningful|relevant|provided|available"
+    r"|given|mentioned)|n/a|none)\b"
+)
