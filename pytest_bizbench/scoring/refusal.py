@@ -32,16 +32,23 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+
+from pytest_bizbench.scoring.judge import checked_grade
+from pytest_bizbench.scoring.ladder import JudgeFn
 
 from pytest_bizbench.scoring.refusal_catalog import (
+    ABSENT_THING,
     CLASSES,
+    CONCESSIVE,
     EXCLUSIONS,
     FILTERED_STOPS,
     NEGATIVE_GOLD,
     PARTIAL_WORK,
     PLACEHOLDERS,
     QUOTED,
+    INFO,
     CueClass,
 )
 
@@ -50,6 +57,13 @@ REFUSE_AT = 0.75
 UNDECIDED_AT = 0.5
 CUE_CHARS = 200
 FIRST, LAST, MIDDLE = 1.0, 0.9, 0.75
+CONCESSIVE_WEIGHT = 0.6
+# `pytest_bizbench_judge` is asked "is this a non-answer?" with `field` set to this
+# prefix and the question; a grade of 50 or more means a non-answer
+NONANSWER_FIELD = "non-answer? "
+NONANSWER_AT = 50.0
+# (question, answer, gold) -> True for a non-answer, False for an attempt, None undecided
+NonAnswerJudge = Callable[[str, str, str], bool | None]
 # classes whose cue an absence-shaped negative gold answer turns into an answer
 _ABSENCE_CLASSES = frozenset(
     {"source-absence", "passive-unavailability", "insufficient-info", "rejects-premise"}
@@ -78,14 +92,14 @@ _SENTENCE = re.compile(r"(?<=[.!?])[\"')\]]*\s+(?=[^a-z\s])|\n+")
 _CLAUSE = re.compile(
     r"\s*[;:]\s*|\s+-+\s+|\s*[(\[]\s*|\s*[)\]]\s*"
     r"|,\s*(?=(?:but|however|so|and so|though|although|yet|thus|therefore|hence|since"
-    r"|unfortunately|while|whereas|which means|meaning|as such|because|and (?:i|we|the))\b)"
+    r"|unfortunately|while|whereas|which|meaning|as such|because|and (?:i|we|the))\b)"
 )
 _AUX = re.compile(
     r"^(?:is|are|was|were|does|do|did|has|have|had|can|could|will|would|should|may|might)\b"
 )
-_YES_NO = re.compile(r"^(?:the (?:short |final )?answer is\s*:?\s*)?(?:yes|no)\b(?!\s+(?:\w+ )?"
-                     r"(?:information|data|details?|figures?|mention|disclosure|breakdown|such"
-                     r"|specific|relevant|explicit|direct|record|indication|reference))")
+_YES_NO = re.compile(
+    rf"^(?:the (?:short |final )?answer is\s*:?\s*)?(?:yes|no)\b(?!\s+(?:\w+ )?(?:{INFO}|such)\b)"
+)
 # a figure: digits, optionally grouped or with a decimal part
 _FIGURE = re.compile(r"(?<![\w.])(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?!\w)|(?<![\w.])\.\d+")
 _YEAR = re.compile(r"(?:19|20)\d\d")
@@ -180,19 +194,23 @@ def detect(
         return Decision(REFUSED, "empty-structural", None)
     clauses = _clauses(answer)
     hits = _hits(clauses)
-    if not hits:
-        return Decision(ANSWERED)
-    hit_positions = {hit.position for hit in hits}
+    kind = _kind(question, gold)
+    hit_positions = {hit.position for hit in hits if hit.cls.slug not in _NO_FIGURE_CLASSES}
     figures = [c.position for c in clauses if c.position not in hit_positions and _answers(c)]
     figures = _same_period(figures, clauses, hits)
-    if figures:
+    if figures or kind not in ("numeric", "any"):
         hits = [hit for hit in hits if hit.cls.slug not in _NO_FIGURE_CLASSES]
+    if kind == "numeric" and not any(_states_figure(c.text) for c in clauses):
+        # no figure at all for a numeric question: a cue anywhere decides, and
+        # without one the answer is for the judge
         if not hits:
-            return Decision(ANSWERED)
+            return Decision(UNDETERMINED)
+        hits = [replace(hit, weight=hit.cls.strength) for hit in hits]
+    if not hits:
+        return Decision(ANSWERED)
     best = max(hits, key=lambda hit: (hit.weight, -hit.position[0], -hit.position[1]))
-    if gold and best.cls.slug in _ABSENCE_CLASSES and _negative(gold):
+    if _agrees(best, clauses, gold):
         return Decision(ANSWERED, agrees_with_gold=True)
-    kind = _kind(question, gold)
     committed = _committed(kind, clauses, hits, figures)
     if committed:
         last = max(figures) if figures else (-1, -1)
@@ -217,6 +235,26 @@ def detect(
 def is_refusal(text: str | None, question: str = "", gold: str = "") -> bool:
     """Whether `detect` calls the answer a refusal (undetermined counts as answered)."""
     return detect(text, question, gold).refused
+
+
+def hook_nonanswer_judge(judge: JudgeFn) -> NonAnswerJudge:
+    """The undetermined path's judge, asked through the `pytest_bizbench_judge` hook."""
+
+    def decide(question: str, answer: str, gold: str) -> bool | None:
+        grade = checked_grade(judge(NONANSWER_FIELD + question, gold, answer))
+        return None if grade is None else grade >= NONANSWER_AT
+
+    return decide
+
+
+def _agrees(best: _Hit, clauses: list[_Clause], gold: str) -> bool:
+    """A premise rejection, or an absence of the asked thing itself, that says what a
+    negative gold answer says."""
+    if not gold or best.cls.slug not in _ABSENCE_CLASSES or not _negative(gold):
+        return False
+    if best.cls.slug == "rejects-premise":
+        return True
+    return any(ABSENT_THING.search(c.text) for c in clauses)
 
 
 def _negative(gold: str) -> bool:
@@ -256,13 +294,13 @@ def _hits(clauses: list[_Clause]) -> list[_Hit]:
         index = clause.position[0]
         place = FIRST if index == 0 else LAST if index == last_sentence else MIDDLE
         detail_only = bool(EXCLUSIONS["detail-only"].search(clause.text))
+        concessive = bool(CONCESSIVE.match(clause.text))
         for cls, patterns in _PATTERNS:
             if cls.slug == "capability" and EXCLUSIONS["role-opener"].match(clause.text):
                 continue
             if any(p.match(clause.text) for p in patterns):
-                hits.append(
-                    _Hit(cls, clause.position, cls.strength * place, clause.sentence, detail_only)
-                )
+                weight = cls.strength * place * (CONCESSIVE_WEIGHT if concessive else 1.0)
+                hits.append(_Hit(cls, clause.position, weight, clause.sentence, detail_only))
                 break
     return hits
 

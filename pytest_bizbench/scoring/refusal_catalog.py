@@ -49,7 +49,7 @@ SHOWN = (
     r"(?:given|provided|disclosed|stated|reported|listed|mentioned|available|included|shown"
     r"|broken (?:out|down)|specified|presented|detailed|found|itemi[sz]ed|quantified"
     r"|identified|separated|split out|discussed|addressed|covered|published|captured"
-    r"|spelled out|spelt out|indicated|revealed|contained|present|visible|known)"
+    r"|spelled out|spelt out|indicated|revealed|contained|present|visible|known|made)"
 )
 # verbs of the model producing an answer
 ANSWER = (
@@ -72,7 +72,8 @@ DETERMINED = (
 )
 INFO = (
     r"(?:information|data|details?|figures?|numbers?|values?|amounts?|mention|disclosure"
-    r"|breakdown|reference|record|indication|specifics|context|evidence|inputs?|visibility)"
+    r"|breakdown|reference|record|indication|specifics|context|evidence|inputs?|visibility"
+    r"|statements?|discussion|guidance|commentary|word)"
 )
 # what a sentence may open with before its cue: discourse words, an apology, a
 # prepositional or participial phrase closed by a comma
@@ -81,10 +82,22 @@ LEAD_IN = (
     r"|honestly|frankly|still|ultimately|again|alas|that said|in short|in summary|in sum"
     r"|to be clear|to be honest|to summari[sz]e|as such|note|hmm|well|ok|okay|sorry"
     r"|apologies|my apologies|i am sorry|i apologi[sz]e|i am afraid|afraid"
-    r"|i regret that|answer|response|final answer|short answer)\b[\s,:;.!-]*"
+    r"|i regret that|answer|response|final answer|short answer|which|it (?:seems|appears)(?: that)?"
+    r"|(?:it )?(?:seems|appears) that)\b[\s,:;.!-]*"
     r"|(?:based on|according to|from|in|within|looking at|having reviewed|after reviewing"
     r"|reviewing|given|with|without|as of|for|on|regarding|as for|as to|while|although"
-    r"|though|since|because|even though|despite)\b[^,;:]{0,80}[,;:]\s*)*"
+    r"|though|since|because|even though|despite|to|as far as|to my knowledge|to the best of"
+    r"|at this time|at the moment|currently|right now|for now)\b[^,;:]{0,80}[,;:]\s*)*"
+)
+
+# a noun phrase opening a clause: the asked figure, up to 16 words
+NP = r"(?:[\w$%&'./(),-]+ ){0,16}?"
+# a short noun phrase (terse answers: "Receivables not provided")
+SHORT_NP = r"(?:[\w$%&'./-]+ ){1,6}?"
+NOT_DERIVABLE = (
+    r"(?:determinable|derivable|computable|calculable|answerable|knowable|ascertainable"
+    r"|undeterminable|indeterminable|unanswerable|unknowable|undetermined|indeterminate"
+    r"|not possible to (?:determine|calculate|compute|derive|know|say))"
 )
 
 # --- classes ---------------------------------------------------------------------------
@@ -120,6 +133,13 @@ INABILITY = CueClass(
         rf"{ME} (?:will|would) not (?:be )?(?:able to )?(?:\w+ )?{ANSWER}",
         r"(?:it is|it would be) (?:not possible|impossible|not feasible|difficult|hard|unclear)"
         rf" (?:for me )?to (?:\w+ )?{ANSWER}",
+        rf"{ME} (?:am|are) not (?:\w+ )?(?:confident|certain|sure|comfortable|willing|in a position)"
+        r"\b(?![^.;]{0,40}\b(?:but|however)\b)",
+        rf"{ME} (?:would|had) rather not\b",
+        rf"{NP}(?:is|are) not something (?:that )?(?:{SOURCE}|{ME})\b",
+        rf"{ME} (?:do|did) not have\b",
+        rf"{NP}(?:is|are|was|were) (?:not something|beyond what|outside what|more than) (?:that )?"
+        rf"{ME} (?:can|could|am able)",
     ),
     stops_work=True,
 )
@@ -129,10 +149,14 @@ SOURCE_ABSENCE = CueClass(
     "The given text (context, excerpt, filing, pages) does not contain the figure, or "
     "the model found nothing in it. The dominant form when the model had documents.",
     (
-        rf"{SOURCE} (?:\w+ )?{NEG} {ADV}(?:\w+ )?{SHOW}\b",
-        rf"{SOURCE} (?:is|are|was|were|remains?) (?:silent|mute|quiet)\b",
-        rf"{SOURCE} (?:makes?|made|gives?|has|have|had|contains?|includes?|provides?|offers?)"
-        rf" (?:no|none|nothing|not any)\b",
+        rf"{SOURCE} (?:\w+ ){{0,3}}?{NEG} {ADV}(?:\w+ )?{SHOW}\b",
+        rf"{SOURCE} (?:\w+ ){{0,3}}?{NEG}\s*$",
+        rf"{SOURCE} (?:\w+ ){{0,3}}?(?:lacks?|lacked|is missing|are missing|omits?|omitted"
+        r"|leaves? out|left out)\b",
+        rf"{SOURCE} (?:\w+ ){{0,3}}?(?:is|are|was|were|remains?) (?:silent|mute|quiet)\b",
+        rf"{SOURCE} (?:\w+ ){{0,3}}?(?:makes?|made|gives?|has|have|had|contains?|includes?"
+        r"|provides?|offers?|reports?|lists?|shows?|discloses?|mentions?|records?|states?"
+        r"|presents?) (?:no|none|nothing|not any)\b",
         rf"nothing (?:in|within|on|from) (?:the |this |these |those |any )?(?:[\w-]+ ){{0,3}}?"
         rf"(?:{SOURCE})",
         rf"(?:none|neither) of (?:the |these |those )?(?:[\w-]+ ){{0,3}}?(?:{SOURCE})",
@@ -142,7 +166,7 @@ SOURCE_ABSENCE = CueClass(
         rf"{ME} (?:could not|cannot|did not|do not|was unable to|were unable to|am unable to"
         rf"|failed to) (?:\w+ )?(?:find|locate|see|spot|identify|come across|find any)\b",
         rf"there (?:is|are|was|were|appears to be|seems to be) (?:no|not any|nothing) "
-        rf"(?:\w+ )?(?:{INFO}|(?:\w+ )?(?:mentioned|reported|disclosed|given|provided|listed))"
+        rf"(?:[\w&'-]+ )?(?:{INFO}|(?:\w+ )?(?:mentioned|reported|disclosed|given|provided|listed))"
         rf"(?! of (?:impairment|debt|acquisitions?|dividends?))",
         rf"no (?:specific |relevant |explicit |direct |such |separate |detailed |clear )?"
         rf"{INFO} (?:(?:\w+ ){{0,4}})?(?:is|are|was|were|has been|have been|appears?|seems?)"
@@ -157,13 +181,22 @@ PASSIVE_UNAVAILABILITY = CueClass(
     "The figure itself is the subject: 'FY2019 revenue isn't given here'. No model, no "
     "source named, but the answer says the value is not available.",
     (
-        rf"(?:[\w$%&'./()-]+ ){{0,10}}?(?:is|are|was|were|has|have|remains?|appears?|seems?)"
+        rf"{NP}(?:is|are|was|were|has|have|remains?|appears?|seems?)"
         rf" (?:been |to be |to have been )?(?:not|nowhere|never|neither) (?:\w+ )?(?:{SHOWN})\b",
+        rf"{NP}(?:appears?|seems?) not to (?:be|have been) (?:\w+ )?(?:{SHOWN})\b",
+        rf"{NP}(?:does|do|did) not (?:seem|appear) to (?:be|have been) (?:\w+ )?(?:{SHOWN})\b",
+        rf"{NP}(?:does|do|did) not (?:appear|show up|feature)\b(?! to)",
+        rf"{NP}(?:is|are|was|were) (?:not|nowhere) (?:part of|in|within|among|anywhere in"
+        rf"|found in|contained in|present in|to be (?:seen|found)) {SOURCE}",
+        rf"{NP}(?:is|are|was|were) nowhere to be (?:seen|found)",
         rf"(?:not|never) (?:\w+ )?(?:{SHOWN})\b",
-        rf"(?:[\w$%&'./()-]+ ){{0,10}}?(?:is|are|was|were) (?:unavailable|unknown|undisclosed"
-        rf"|unreported|unstated|unspecified|missing|absent|lacking|omitted|redacted)\b",
-        r"(?:unavailable|unknown|undisclosed|unreported|unstated|unspecified|n/a|none given"
-        r"|no data|no answer|not applicable)\s*[.!]?$",
+        rf"{SHORT_NP}(?:not|nowhere) (?:\w+ )?(?:{SHOWN})\b(?! (?:by|to|that|because|for))",
+        rf"{NP}(?:(?:is|are|was|were) )?(?:unavailable|unknown|undisclosed|unreported"
+        rf"|unstated|unspecified|missing|absent|lacking|omitted|redacted)\b",
+        rf"neither [^.;]{{1,60}}? nor [^.;]{{1,60}}? (?:is|are|was|were) (?:\w+ )?(?:{SHOWN})",
+        r"(?:unavailable|unknown|undisclosed|unreported|unstated|unspecified|not available"
+        r"|missing|absent)(?:\s*[.!]?$| (?:in|from|within|on) )",
+        r"(?:n/a|none given|no data|no answer|not applicable)\s*[.!]?$",
     ),
 )
 
@@ -172,9 +205,16 @@ INSUFFICIENT_INFO = CueClass(
     "There is not enough information to work the answer out; it cannot be determined. "
     "Impersonal, no model and no source named.",
     (
-        rf"(?:there is|there are|there was|there were|there is simply|this is|that is|it is)"
+        rf"(?:there (?:\w+ ){{0,2}}?(?:is|are|was|were|be)|this is|that is|it is)"
         rf" (?:not|no|insufficient|inadequate|limited|too little) (?:\w+ )?(?:enough |sufficient"
-        rf" |adequate )?{INFO}",
+        rf" |adequate )?(?:\w+ )?{INFO}",
+        rf"{NP}(?:is|are|was|were|remains?) (?:not |still )?{NOT_DERIVABLE}",
+        r"there (?:may|might|would|will|does|do|did) not (?:\w+ )?be (?:\w+ )?(?:enough|sufficient"
+        r"|adequate|any)\b",
+        rf"{NP}(?:remains?|is|are|was|were|left) (?:undetermined|unknown|unclear|uncertain"
+        r"|unresolved|open|incomplete|unanswered)\b",
+        rf"(?:more|additional|further|other|extra) (?:\w+ )?{INFO} (?:\w+ )?(?:would be|is|are"
+        r"|will be|would have to be) (?:needed|required|necessary)",
         rf"(?:not enough|insufficient|inadequate|incomplete|too little|limited|missing)"
         rf" (?:\w+ )?{INFO}",
         rf"(?:the )?(?:\w+ ){{0,4}}?{INFO} (?:\w+ )?(?:is|are|was|were) (?:insufficient"
@@ -198,7 +238,11 @@ CUTOFF = CueClass(
     "Knowledge cutoff or no live data: the model's training ends before the period asked "
     "about. The commonest closed-book non-answer.",
     (
-        r"(?:my|the) (?:\w+ )?(?:training|knowledge|data)(?: data)? (?:cut-?off|cut off|ends?"
+        r"my (?:\w+ )?(?:knowledge|training|information|data) (?:does not|do not|did not|may not"
+        r"|might not) (?:\w+ )?(?:extend|go|reach|cover|include|run)",
+        rf"{ME} (?:lack|do not have|have no|am missing) (?:access to )?(?:any )?(?:real-time"
+        r"|real time|live|current|up-to-date|recent|latest|newer|the latest|the most recent)",
+        r"(?:my|the) (?:\w+ )?(?:training|knowledge|data|information)(?: data)? (?:cut-?off|cut off|ends?"
         r"|ended|stops?|stopped|goes up to|extends?|only goes|only extends|runs? (?:through|to))",
         r"(?:as of|since|after|beyond|up to|until) my (?:last |most recent )?(?:training|knowledge"
         r"|update|cut-?off)",
@@ -206,7 +250,7 @@ CUTOFF = CueClass(
         r" (?:access to )?(?:any )?(?:real-time|real time|live|current|up-to-date|recent|latest"
         r"|the latest|the most recent|newer|updated)",
         r"(?:without|lacking|no) (?:access to )?(?:real-time|real time|live|current|up-to-date"
-        r"|recent) (?:data|information|market data|filings|financials|figures|sources)",
+        r"|recent) (?:\w+ )?(?:data|information|market data|filings|financials|figures|sources)",
         rf"{ME} (?:am|was) (?:only )?trained (?:on )?(?:data )?(?:up to|until|through|before)",
         r"(?:this|that|the \w+|fy ?\d+|\d{4}) (?:\w+ ){0,3}(?:is|was|are|were|falls?) (?:after"
         r"|beyond|outside|past) my\b",
@@ -243,7 +287,13 @@ REDIRECT = CueClass(
         r"(?:you|one|the reader|the user|investors) (?:\w+ )?(?:would|should|can|could|may"
         r"|might|will|need to|ought to)? ?(?:want to |need to |wish to |be able to |have to )?"
         r"(?:check|consult|refer to|look (?:at|up|in)|review|see|visit|search|pull|access"
-        r"|obtain|find (?:it|this|that|the))",
+        r"|obtain|find)\b",
+        r"(?:check|consult|refer to|look (?:at|up|in)|review|see|visit|search|try) (?:[\w'&.-]+ )"
+        r"{0,5}?(?:10-k|10-q|filing|filings|annual report|report|website|site|investor|sec|edgar"
+        r"|financial statements|statements|terminal|provider|database|source|release|documents?"
+        r"|disclosures?|notes?|proxy)\b",
+        rf"{NP}(?:is|are|would be|may be|might be) (?:\w+ )?(?:best|better|most reliably)"
+        r" (?:checked|verified|found|obtained|confirmed|sourced|looked up|answered)",
         rf"{ME} (?:would |do |strongly )?(?:recommend|suggest|advise|encourage)\w* (?:\w+ )?"
         r"(?:checking|consulting|reviewing|looking|referring|visiting|that you|you|the|its"
         r"|reading|going)",
@@ -253,8 +303,9 @@ REDIRECT = CueClass(
         r"(?:check|consult|refer to|look at|review|see|visit) (?:the|its|their|a|an|your)"
         r" (?:\w+ ){0,4}(?:10-k|10-q|filing|annual report|website|investor|sec|edgar"
         r"|financial statements|terminal|provider|database|source)",
-        r"(?:the|this|that|such) (?:\w+ ){0,4}(?:can|could|may|should|would|will) be (?:found"
-        r"|obtained|located|retrieved|verified|looked up|checked)\b",
+        rf"{NP}(?:can|could|may|should|would|will) be (?:\w+ )?(?:found|obtained|located"
+        r"|retrieved|verified|looked up|checked|sourced|confirmed) (?:in|on|at|from|via|through"
+        r"|by)\b",
         r"(?:for|to get) (?:the )?(?:exact|precise|accurate|up-to-date|latest|current|most"
         r" recent|official|reliable|specific|actual) (?:\w+ )?(?:figure|number|data|value"
         r"|information|answer|amount|details?)",
@@ -270,14 +321,14 @@ ASKS_INPUT = CueClass(
         r"|send|upload|paste|attach|supply|include|point me|let me know|tell me)",
         r"(?:please|kindly) (?:\w+ )?(?:share|provide|give|send|upload|paste|attach|supply"
         r"|include|specify|clarify|let me know|tell me)",
-        r"(?:could|can|would) you (?:please )?(?:\w+ )?(?:share|provide|give|send|upload|paste"
+        r"(?:could|can|would) you (?:please )?(?:\w+ ){0,3}?(?:share|provide|give|send|upload|paste"
         r"|attach|supply|include|specify|clarify|confirm|let me know|tell me|point me)",
         r"(?:once|when|should) you (?:\w+ )?(?:share|provide|give|send|upload|paste|attach"
         r"|supply|have)",
         rf"{ME} (?:would|will|\w+ would) (?:need|require) (?:you to|your|the user to)",
-        r"(?:send|share|provide|give|paste) me (?:the|its|their|your|a|an|with)",
-        r"(?:happy|glad) to (?:\w+ )?(?:compute|calculate|help|work it out|do the math|run)"
-        r" (?:\w+ )?(?:if|once|when)",
+        r"(?:send|share|provide|give|paste|tell|show) me\b",
+        rf"(?:{ME} (?:would|will|am|are|can|could) (?:be )?)?(?:happy|glad|able|ready|pleased)"
+        r" to [^.;]{0,80}?\b(?:if|once|when|as soon as) you\b",
     ),
 )
 
@@ -296,6 +347,11 @@ ADVICE_REFUSAL = CueClass(
         r" (?:\w+ ){0,2}(?:financial|investment|legal|tax) advice",
         r"(?:consult|speak with|talk to|seek|contact) (?:a|an|your) (?:qualified |licensed"
         r" |registered |certified |professional )?(?:financial|investment|tax|legal)",
+        rf"{ME} (?:\w+ )?(?:should not|cannot|could not|will not|would not|do not|am not able to"
+        r"|am unable to|would rather not|must not)\b[^.;]{0,40}\b(?:whether|if) (?:\w+ ){0,3}"
+        r"(?:buy|sell|invest|hold|purchase)",
+        r"(?:this|that|it) (?:\w+ ){0,3}(?:request|question|ask) for (?:\w+ )?(?:investment"
+        r"|financial|personal|tax|legal) (?:advice|guidance|recommendations?|opinions?)",
         r"(?:whether|deciding whether) (?:to|you should) (?:buy|sell|invest|hold)\b[^.]{0,60}"
         r"(?:depends|is a (?:personal|decision)|is up to)",
     ),
@@ -314,9 +370,13 @@ GENERIC_SUBSTITUTE = CueClass(
         r"to (?:calculate|compute|determine|derive|find|get|work out|estimate) (?:the |this"
         r" |a |an |its )?(?:\w+ ){0,6}?(?:you|one|we|the analyst|an analyst|investors)"
         r" (?:\w+ )?(?:would|should|can|could|must|need|divide|subtract|take|add)",
-        r"(?:[\w$%&'./-]+ ){1,6}= (?:\(?[a-z])",
-        r"(?:you|one) (?:would|should|can|could|must|need to) (?:first )?(?:divide|subtract"
-        r"|take|add|multiply|sum|average|compare)",
+        r"(?:[\w$%&'./-]+ ){1,6}=(?:\s*$|\s*\(?[a-z])",
+        r"(?:you|one) (?:would |should |can |could |must |need to )?(?:first |then |simply )?"
+        r"(?:divide|subtract|take|add|multiply|sum|average|compare)",
+        rf"{NP}(?:(?:is|are|would|will|should|can|could|may)(?: \w+)? be|is|are|equals|measures"
+        r"|means|refers to|reflects)\b"
+        r"[^.;]{0,120}\b(?:divided by|over|minus|less|as a (?:share|percentage|proportion"
+        r"|fraction) of|ratio of|times|multiplied by|subtracting|dividing|relative to)\b",
         r"(?:generally|typically|usually|in general|broadly)\b",
     ),
     strength=0.9,
@@ -339,6 +399,9 @@ VAGUE_ESTIMATE = CueClass(
         r"|for sure|with certainty)?",
         r"(?:my|a|an|the) (?:best |rough |educated )?(?:guess|ballpark|estimate) (?:would be"
         r"|is) (?:that |somewhere |around |roughly |in )?(?!\$?\d)",
+        r"[^.;]{0,120}\b(?:probably|likely|plausibly|possibly|perhaps|maybe|presumably"
+        r"|i would expect|i would guess|i guess|i suspect|i would imagine|roughly|somewhere"
+        r"|on the order of|order of magnitude|ballpark|or so)\b",
     ),
     strength=0.8,
 )
@@ -360,6 +423,10 @@ PARTIAL_WORK = CueClass(
         r"|carry out|take|do|perform|go further|proceed|compute the (?:final|rest|ratio))",
         r"(?:to (?:finish|complete|get the (?:final|ratio|result|answer))) (?:\w+ )?(?:i|we|one"
         r"|you) (?:would )?(?:need|require)",
+        rf"to (?:\w+ ){{0,8}}?{ME} (?:would|will) (?:need|require)",
+        r"(?:cannot|could not|unable to|not able to) (?:\w+ )?(?:finish|complete|proceed"
+        r"|go further|go on|continue)\b",
+        r"(?:\w+ ){0,6}(?:i|we) (?:will|would|must|have to) stop\b",
         r"(?:the )?(?:rest|remainder|remaining (?:\w+ )?(?:part|step|calculation)|final step"
         r"|second part|other half) (?:\w+ )?(?:is|are|remains?|cannot|can not|could not)",
         rf"(?:which|that|this) (?:is|would be) (?:needed|required|necessary) (?:to|for)"
@@ -373,7 +440,8 @@ REJECTS_PREMISE = CueClass(
     "Says the question does not apply ('gross margin isn't meaningful for a bank'). An "
     "answer when the gold answer says the same; a refusal otherwise.",
     (
-        r"(?:[\w$%&'./()-]+ ){0,8}?(?:is|are|was|were) (?:not|hardly) (?:a |an )?(?:\w+ )?"
+        r"(?:[\w$%&'./()-]+ ){0,8}?(?:is|are|was|were|may|might|would) (?:not|hardly)(?: be)?"
+        r" (?:really )?(?:a |an )?(?:\w+ )?"
         r"(?:meaningful|applicable|relevant|appropriate|a relevant|a meaningful|an applicable"
         r"|a useful|useful|standard|used|reported for|calculated for|a metric|a concept)\b",
         r"(?:[\w$%&'./()-]+ ){0,8}?(?:does|do) not (?:really )?(?:apply|make sense|exist)\b",
@@ -399,12 +467,12 @@ CLASSES: tuple[CueClass, ...] = (
     ADVICE_REFUSAL,
     ASKS_INPUT,
     PARTIAL_WORK,
+    REJECTS_PREMISE,
     SOURCE_ABSENCE,
     INSUFFICIENT_INFO,
     INABILITY,
     PASSIVE_UNAVAILABILITY,
     REDIRECT,
-    REJECTS_PREMISE,
     VAGUE_ESTIMATE,
     GENERIC_SUBSTITUTE,
 )
@@ -426,20 +494,25 @@ EXCLUSIONS: dict[str, re.Pattern[str]] = {
     name: re.compile(pattern)
     for name, pattern in {
         # "I'm sorry to hear that", "sorry for the delay": an apology with nothing after
-        "bare-apology": r"^(?:i am |we are |so |very )*(?:sorry|apologies)\b(?! but| that i"
-        r"| that we| i| we)",
+        "bare-apology": r"^(?:i am |we are |so |very |my )*(?:sorry|apologies)\b"
+        r"(?![\s,.!:;-]*(?:but|that i|that we|i|we|unfortunately|however)\b)",
         # "As an equity analyst would, ...": a role opener of a person
         "role-opener": r"^as (?:an?|the|your) (?!ai\b|language|large|llm|text|virtual|chatbot"
         r"|machine|artificial)[\w -]{0,40}?(?:would|might|does|,)",
         # a limitation about detail beside a given figure: "the segment split isn't given"
         "detail-only": r"\b(?:breakdown|split|segment|segments|by region|by geography"
-        r"|quarterly|further detail|additional detail|more detail|granular|components?"
+        r"|quarterly|further detail|additional detail|more detail|granular|components?|allocation|mix"
         r"|drivers?|reasons?|explanation|commentary|individual|per-segment|sub-?total)\b",
     }.items()
 }
+# an absence of the asked thing, not of information about it: "does not mention any
+# acquisitions" answers "there were none"; "is silent on acquisitions" does not
+ABSENT_THING = re.compile(rf"\b(?:any|no|none|nor)\b(?! (?:\w+ )?{INFO}\b)(?! (?:of )?(?:the|these|those|it|them)\b)")
+# a concessive clause: its cue is subordinate to the claim beside it
+CONCESSIVE = re.compile(r"^(?:although|though|even though|while|whereas|despite|albeit)\b[^,]*$")
 # a negative gold answer: absence is the answer ("there were none", "no, it did not")
 NEGATIVE_GOLD = re.compile(
-    r"^(?:no\b|none\b|nil\b|zero\b|0\b|there (?:were|was|are|is) no|not |did not|does not"
+    r"^(?:no\b|none\b|nil\b|zero\b|0(?![.,\d])|there (?:were|was|are|is) no|not |did not|does not"
     r"|has not|had no|have no|it did not|the company (?:did|does|has) not|no such)"
     r"|\b(?:not (?:disclosed|reported|applicable|meaningful|relevant|provided|available"
     r"|given|mentioned)|n/a|none)\b"
