@@ -33,7 +33,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from pytest_bizbench.scoring.judge import checked_grade
 from pytest_bizbench.scoring.ladder import JudgeFn
@@ -45,6 +45,7 @@ from pytest_bizbench.scoring.refusal_catalog import (
     EXCLUSIONS,
     FILTERED_STOPS,
     NEGATIVE_GOLD,
+    GENERIC_SUBSTITUTE,
     PARTIAL_WORK,
     PLACEHOLDERS,
     QUOTED,
@@ -93,6 +94,7 @@ _CLAUSE = re.compile(
     r"\s*[;:]\s*|\s+-+\s+|\s*[(\[]\s*|\s*[)\]]\s*"
     r"|,\s*(?=(?:but|however|so|and so|though|although|yet|thus|therefore|hence|since"
     r"|unfortunately|while|whereas|which|meaning|as such|because|and (?:i|we|the))\b)"
+    r"|\s+(?=and (?:there|so|thus|therefore|hence|i|we)\b)"
 )
 _AUX = re.compile(
     r"^(?:is|are|was|were|does|do|did|has|have|had|can|could|will|would|should|may|might)\b"
@@ -129,6 +131,19 @@ _CLAIM = re.compile(
 _HEDGE = re.compile(
     r"\b(?:may|might|could|would|should|can|recommend|suggest|check|consult|refer|see"
     r"|typically|usually|generally|often|you|probably|likely|perhaps)\b"
+)
+_WORDED_FIGURE = re.compile(
+    r"\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen"
+    r"|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy"
+    r"|eighty|ninety|hundred)(?:[ -](?:one|two|three|four|five|six|seven|eight|nine))?"
+    r"(?: and a half| point \w+)? (?:percent|per cent|percentage points|million|billion"
+    r"|thousand|trillion|hundred|times|dollars|cents)\b"
+)
+_WORD = re.compile(r"[a-z0-9&]+")
+_FUNCTION_WORDS = frozenset(
+    "that this these those with from into than then there their them they what which when"
+    " where have been were will would could should does about also only such some more most"
+    " other company companies fiscal year years".split()
 )
 _NUMERIC_QUESTION = re.compile(
     r"\b(?:how much|how many|what (?:is|was|were|are) (?:the )?(?:\w+ ){0,6}?(?:amount|ratio"
@@ -201,17 +216,20 @@ def detect(
     if figures or kind not in ("numeric", "any"):
         hits = [hit for hit in hits if hit.cls.slug not in _NO_FIGURE_CLASSES]
     if kind == "numeric" and not any(_states_figure(c.text) for c in clauses):
-        # no figure at all for a numeric question: a cue anywhere decides, and
-        # without one the answer is for the judge
+        # no figure at all for a numeric question: no value was given, whatever
+        # the wording; a cue anywhere names the class
         if not hits:
-            return Decision(UNDETERMINED)
-        hits = [replace(hit, weight=hit.cls.strength) for hit in hits]
+            return Decision(REFUSED, GENERIC_SUBSTITUTE.slug, _cut(clauses[0].sentence))
+        best = max(hits, key=lambda hit: (hit.cls.strength, -hit.position[0], -hit.position[1]))
+        if _agrees(best, clauses, gold):
+            return Decision(ANSWERED, agrees_with_gold=True)
+        return Decision(REFUSED, best.cls.slug, _cut(best.sentence))
     if not hits:
         return Decision(ANSWERED)
     best = max(hits, key=lambda hit: (hit.weight, -hit.position[0], -hit.position[1]))
     if _agrees(best, clauses, gold):
         return Decision(ANSWERED, agrees_with_gold=True)
-    committed = _committed(kind, clauses, hits, figures)
+    committed = _committed(kind, _content_words(gold) if kind == "text" else set(), clauses, hits, figures)
     if committed:
         last = max(figures) if figures else (-1, -1)
         stopped = [
@@ -319,6 +337,7 @@ def _kind(question: str, gold: str) -> str:
 
 def _committed(
     kind: str,
+    gold_words: set[str],
     clauses: list[_Clause],
     hits: list[_Hit],
     figures: list[tuple[int, int]],
@@ -330,6 +349,10 @@ def _committed(
         return True
     if kind in ("text", "any", "yes-no"):
         cued = {hit.position for hit in hits}
+        if gold_words and any(
+            c.position not in cued and gold_words & set(_WORD.findall(c.text)) for c in clauses
+        ):
+            return True
         first_cue = min(cued)
         return any(
             c.position > first_cue
@@ -340,6 +363,11 @@ def _committed(
             for c in clauses
         ) or bool(figures)
     return False
+
+
+def _content_words(gold: str) -> set[str]:
+    """The words of a text gold answer that name something (not function words)."""
+    return {w for w in _WORD.findall(normalize(gold)) if len(w) > 3 and w not in _FUNCTION_WORDS}
 
 
 def _answers(clause: _Clause) -> bool:
@@ -369,7 +397,10 @@ def _periods(text: str) -> set[str]:
 
 
 def _states_figure(text: str) -> bool:
-    """A number in the text that is not a year, a reference or a date's day."""
+    """A number in the text that is not a year, a reference or a date's day; or a
+    number in words with a unit ("five percent", "two billion")."""
+    if _WORDED_FIGURE.search(text):
+        return True
     for match in _FIGURE.finditer(text):
         before, after = text[: match.start()], text[match.end() :]
         if _REFERENCE_BEFORE.search(before) or _MONTH_BEFORE.search(before):

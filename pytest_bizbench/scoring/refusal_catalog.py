@@ -137,6 +137,11 @@ INABILITY = CueClass(
         r"\b(?![^.;]{0,40}\b(?:but|however)\b)",
         rf"{ME} (?:would|had) rather not\b",
         rf"{NP}(?:is|are) not something (?:that )?(?:{SOURCE}|{ME})\b",
+        rf"{NP}(?:is|are|was|were) not (?:\w+ ){{0,3}}?(?:that )?{ME} (?:can|could|am able|would)\b",
+        rf"(?:\w+ ){{0,6}}?{ME} (?:have to|must|will have to|need to|am going to|will|would|shall)"
+        r" (?:pass|decline|refrain|abstain|skip|sit this)",
+        rf"{ME} would (?:only |just |merely )?be (?:guessing|speculating|making (?:it|this|that) up)",
+        rf"{ME} (?:will|would|shall) not\s*$",
         rf"{ME} (?:do|did) not have\b",
         rf"{NP}(?:is|are|was|were) (?:not something|beyond what|outside what|more than) (?:that )?"
         rf"{ME} (?:can|could|am able)",
@@ -163,6 +168,9 @@ SOURCE_ABSENCE = CueClass(
         rf"no (?:\w+ )?(?:excerpt|passage|page|document|section|table|part|filing|statement"
         rf"|line item|note)s? (?:\w+ )?(?:mentions?|contains?|includes?|provides?|gives?|shows?"
         rf"|lists?|reports?|discloses?|states?|has|have)\b",
+        rf"{ME} (?:can |could )?(?:see|find|found|saw|spot|spotted) (?:no|nothing|not any)\b",
+        r"there (?:is|was|appears to be|seems to be) nothing (?:on|about|regarding|for|concerning"
+        r"|relating|related|in|that)\b",
         rf"{ME} (?:could not|cannot|did not|do not|was unable to|were unable to|am unable to"
         rf"|failed to) (?:\w+ )?(?:find|locate|see|spot|identify|come across|find any)\b",
         rf"there (?:is|are|was|were|appears to be|seems to be) (?:no|not any|nothing) "
@@ -195,7 +203,7 @@ PASSIVE_UNAVAILABILITY = CueClass(
         rf"|unstated|unspecified|missing|absent|lacking|omitted|redacted)\b",
         rf"neither [^.;]{{1,60}}? nor [^.;]{{1,60}}? (?:is|are|was|were) (?:\w+ )?(?:{SHOWN})",
         r"(?:unavailable|unknown|undisclosed|unreported|unstated|unspecified|not available"
-        r"|missing|absent)(?:\s*[.!]?$| (?:in|from|within|on) )",
+        r"|missing|absent|n/a|not provided|not given)(?:\s*[.!]?$| (?:in|from|within|on) )",
         r"(?:n/a|none given|no data|no answer|not applicable)\s*[.!]?$",
     ),
 )
@@ -252,6 +260,8 @@ CUTOFF = CueClass(
         r"(?:without|lacking|no) (?:access to )?(?:real-time|real time|live|current|up-to-date"
         r"|recent) (?:\w+ )?(?:data|information|market data|filings|financials|figures|sources)",
         rf"{ME} (?:am|was) (?:only )?trained (?:on )?(?:data )?(?:up to|until|through|before)",
+        rf"{ME} (?:only )?(?:have|possess|know) (?:\w+ )?(?:information|data|knowledge|training"
+        r" data|filings|figures|results) (?:through|up to|until|as of|from before|prior to|to)\b",
         r"(?:this|that|the \w+|fy ?\d+|\d{4}) (?:\w+ ){0,3}(?:is|was|are|were|falls?) (?:after"
         r"|beyond|outside|past) my\b",
     ),
@@ -271,8 +281,9 @@ CAPABILITY = CueClass(
         r"|have no ability to|have no way to|do not have the ability to) (?:\w+ )?(?:browse"
         r"|access|open|search|retrieve|view|read|look up|pull|fetch|download|query|connect)"
         r"(?! to be)",
-        rf"{ME} (?:do not|does not) have (?:\w+ )?(?:browsing|internet|web|database|file)"
-        r" (?:access|capabilit\w+|abilit\w+)",
+        rf"{ME} (?:do not|does not|have|has) (?:have )?(?:no |any )?(?:\w+ )?(?:browsing|internet"
+        r"|web|database|file|search|retrieval|lookup) (?:access|capabilit\w+|abilit\w+|tools?"
+        r"|connection|plugins?)",
         rf"{ME} (?:do not|cannot) have access to (?:the |any |external |their |its )?"
         r"(?:\w+ )?(?:filings?|documents?|databases?|internet|web|sec|edgar|financial"
         r" statements?|10-k|annual reports?|files?)",
@@ -298,6 +309,14 @@ REDIRECT = CueClass(
         r"(?:checking|consulting|reviewing|looking|referring|visiting|that you|you|the|its"
         r"|reading|going)",
         r"(?:please|kindly|try) (?:\w+ )?(?:check|consult|refer|see|visit|look|review|search)",
+        r"(?:which|this|that|it|there) is (?:the|where|a good) (?:\w+ )?(?:place|source|where)"
+        r" to (?:look|check|find|go)",
+        r"(?:your|the|a) (?:best|safest|most reliable|surest|quickest) (?:bet|option|source|course"
+        r"|place|route)\b",
+        rf"{NP}(?:10-k|10-q|filing|annual report|report|statements?|release|website|page|edgar)"
+        r"\b[^.;]{0,40}\b(?:has|have|contains?|includes?|lists?|shows?|provides?|reports?|gives?)"
+        r" (?:both |all |the |these |those |this |that |each )?(?:\w+ )?(?:numbers?|figures?|data"
+        r"|information|details?|amounts?|answer|values?)\b",
         r"(?:it is|it would be|it may be) (?:best|advisable|better|worth|recommended|wise)"
         r" (?:to )?(?:\w+ )?(?:check|consult|refer|look|review|verify|visit|confirm)",
         r"(?:check|consult|refer to|look at|review|see|visit) (?:the|its|their|a|an|your)"
@@ -327,6 +346,10 @@ ASKS_INPUT = CueClass(
         r"|supply|have)",
         rf"{ME} (?:would|will|\w+ would) (?:need|require) (?:you to|your|the user to)",
         r"(?:send|share|provide|give|paste|tell|show) me\b",
+        r"let me know\b",
+        r"(?:which|what) (?:[\w']+ ){0,3}(?:do|would|should) you (?:want|like|prefer)",
+        r"(?:provide|share|send|give|paste|upload|supply|attach) (?:[\w&'/-]+ ){0,6}?(?:and|so"
+        r"|then) (?:i|we) (?:will|can|could|would)",
         rf"(?:{ME} (?:would|will|am|are|can|could) (?:be )?)?(?:happy|glad|able|ready|pleased)"
         r" to [^.;]{0,80}?\b(?:if|once|when|as soon as) you\b",
     ),
@@ -350,6 +373,11 @@ ADVICE_REFUSAL = CueClass(
         rf"{ME} (?:\w+ )?(?:should not|cannot|could not|will not|would not|do not|am not able to"
         r"|am unable to|would rather not|must not)\b[^.;]{0,40}\b(?:whether|if) (?:\w+ ){0,3}"
         r"(?:buy|sell|invest|hold|purchase)",
+        r"no (?:[\w/-]+ ){0,3}(?:recommendations?|advice|stock picks?|tips)\b",
+        rf"{ME} (?:do not|cannot|will not|never|do not ever) (?:give|provide|offer|make|share)"
+        r" (?:\w+ )?(?:stock picks?|recommendations?|advice|investment|buy|sell|tips)",
+        r"(?:investment|financial|that|the|this|such|buying|trading) (?:\w+ )?decisions? (?:is|are)"
+        r" (?:yours|your own|up to you|personal|a personal)",
         r"(?:this|that|it) (?:\w+ ){0,3}(?:request|question|ask) for (?:\w+ )?(?:investment"
         r"|financial|personal|tax|legal) (?:advice|guidance|recommendations?|opinions?)",
         r"(?:whether|deciding whether) (?:to|you should) (?:buy|sell|invest|hold)\b[^.]{0,60}"
@@ -444,7 +472,7 @@ REJECTS_PREMISE = CueClass(
         r" (?:really )?(?:a |an )?(?:\w+ )?"
         r"(?:meaningful|applicable|relevant|appropriate|a relevant|a meaningful|an applicable"
         r"|a useful|useful|standard|used|reported for|calculated for|a metric|a concept)\b",
-        r"(?:[\w$%&'./()-]+ ){0,8}?(?:does|do) not (?:really )?(?:apply|make sense|exist)\b",
+        r"(?:[\w$%&'./()-]+ ){0,8}?(?:does|do) not (?:\w+ )?(?:apply|make sense|exist)\b",
         r"(?:the )?(?:question|premise|query) (?:\w+ )?(?:assumes|presumes|is based on|rests on"
         r"|is flawed|is mistaken|is incorrect|does not apply|contains a)",
         r"(?:this|that|the) (?:question|premise) (?:is|seems) (?:not|mis|in)",
