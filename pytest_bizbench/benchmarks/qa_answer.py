@@ -47,6 +47,7 @@ NO_MODEL_RUNGS_NOTE = "scoring used the answer rules only (no embedding or judge
 # Tags that are free text or links, never groups
 UNGROUPED_TAGS = frozenset({"justification", "doc_link", "evidence"})
 MAX_GROUP_VALUE = 80
+ATTEMPTED_EPSILON = 1e-12  # a refusal rate this close to 1 means nothing was attempted
 VERDICT_KEYS = ("refusal", "refusal_class", "refusal_cue", "refusal_rung")  # a tag with a longer value is free text, not a group
 
 
@@ -219,7 +220,7 @@ class QAAnswer(BenchmarkPlugin):
         return ScoredDocument(document, spread.mean, details)
 
     def missing_details(self, document: ExtendedDocument) -> dict[str, Any]:
-        return {"refusal": False, "refusal_class": None, "refusal_cue": None, "refusal_rung": None}
+        return {"refusal": False}
 
     def compute(self, scored: list[ScoredDocument]) -> dict[str, Any]:
         if not scored:
@@ -271,19 +272,34 @@ def _shares(s: ScoredDocument) -> tuple[float, float, float]:
     return s.score, refused, max(0.0, 1.0 - s.score - refused)
 
 
-def _rates(shares: Sequence[tuple[float, float, float]]) -> dict[str, float]:
+def _rates(shares: Sequence[tuple[float, float, float]]) -> dict[str, float | None]:
+    """Accuracy, refusal and incorrect rates, and the abstention-aware three: the share
+    attempted, accuracy on what was attempted (None when nothing was), and their F
+    score (harmonic mean of accuracy and accuracy given attempted; 0 when either is)."""
     n = len(shares)
+    accuracy = math.fsum(c for c, _, _ in shares) / n
+    refusal_rate = math.fsum(r for _, r, _ in shares) / n
+    attempted = 1.0 - refusal_rate
+    given_attempted = min(1.0, accuracy / attempted) if attempted > ATTEMPTED_EPSILON else None
+    f_score = (
+        2 * accuracy * given_attempted / (accuracy + given_attempted)
+        if given_attempted and accuracy
+        else 0.0
+    )
     return {
-        "accuracy": math.fsum(c for c, _, _ in shares) / n,
-        "refusal_rate": math.fsum(r for _, r, _ in shares) / n,
+        "accuracy": accuracy,
+        "refusal_rate": refusal_rate,
         "incorrect_rate": math.fsum(i for _, _, i in shares) / n,
+        "attempted_rate": attempted,
+        "accuracy_given_attempted": given_attempted,
+        "f_score": f_score,
     }
 
 
 def _groups(
     ordered: Sequence[ScoredDocument], shares: Sequence[tuple[float, float, float]]
 ) -> dict[str, dict[str, dict[str, Any]]]:
-    """`{tag: {value: {count, accuracy, refusal_rate, incorrect_rate}}}` for every tag
+    """`{tag: {value: {count, and the `_rates`}}}` for every tag
     whose values are short scalars (a question without the tag is under `unknown`)."""
     names = sorted(
         {name for s in ordered for name in s.document.metadata if name not in UNGROUPED_TAGS}

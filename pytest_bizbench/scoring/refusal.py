@@ -135,7 +135,7 @@ _HEDGE = re.compile(
 _WORDED_FIGURE = re.compile(
     r"\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen"
     r"|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy"
-    r"|eighty|ninety|hundred)(?:[ -](?:one|two|three|four|five|six|seven|eight|nine))?"
+    r"|eighty|ninety)(?:[ -](?:one|two|three|four|five|six|seven|eight|nine))?"
     r"(?: and a half| point \w+)? (?:percent|per cent|percentage points|million|billion"
     r"|thousand|trillion|hundred|times|dollars|cents)\b"
 )
