@@ -41,7 +41,6 @@ from pytest_bizbench.scoring.ladder import JudgeFn
 from pytest_bizbench.scoring.refusal_catalog import (
     ABSENT_THING,
     CLASSES,
-    CONCESSIVE,
     EXCLUSIONS,
     FILTERED_STOPS,
     NEGATIVE_GOLD,
@@ -58,7 +57,6 @@ REFUSE_AT = 0.75
 UNDECIDED_AT = 0.5
 CUE_CHARS = 200
 FIRST, LAST, MIDDLE = 1.0, 0.9, 0.75
-CONCESSIVE_WEIGHT = 0.6
 # `pytest_bizbench_judge` is asked "is this a non-answer?" with `field` set to this
 # prefix and the question; a grade of 50 or more means a non-answer
 NONANSWER_FIELD = "non-answer? "
@@ -96,6 +94,8 @@ _CLAUSE = re.compile(
     r"|unfortunately|while|whereas|which|meaning|as such|because|and (?:i|we|the))\b)"
     r"|\s+(?=and (?:there|so|thus|therefore|hence|i|we)\b)"
 )
+# a leading concessive clause ends at its first comma: "although X is not given, Y"
+_SUBORDINATE = re.compile(r"^((?:although|though|even though|while|whereas|despite)\b[^,]*),\s*")
 _AUX = re.compile(
     r"^(?:is|are|was|were|does|do|did|has|have|had|can|could|will|would|should|may|might)\b"
 )
@@ -297,7 +297,11 @@ def _clauses(answer: str) -> list[_Clause]:
     result = []
     for i, sentence in enumerate(sentences):
         text = _MARKUP.sub(" ", QUOTED.sub(" ", normalize(sentence.translate(_QUOTES))))
-        parts = [p.strip(" ,.") for p in _CLAUSE.split(normalize(text))]
+        parts = [
+            piece.strip(" ,.")
+            for part in _CLAUSE.split(normalize(text))
+            for piece in _SUBORDINATE.split(part, maxsplit=1)
+        ]
         for j, part in enumerate(p for p in parts if p):
             result.append(_Clause((i, j), part, sentence))
     return result
@@ -312,13 +316,13 @@ def _hits(clauses: list[_Clause]) -> list[_Hit]:
         index = clause.position[0]
         place = FIRST if index == 0 else LAST if index == last_sentence else MIDDLE
         detail_only = bool(EXCLUSIONS["detail-only"].search(clause.text))
-        concessive = bool(CONCESSIVE.match(clause.text))
         for cls, patterns in _PATTERNS:
             if cls.slug == "capability" and EXCLUSIONS["role-opener"].match(clause.text):
                 continue
             if any(p.match(clause.text) for p in patterns):
-                weight = cls.strength * place * (CONCESSIVE_WEIGHT if concessive else 1.0)
-                hits.append(_Hit(cls, clause.position, weight, clause.sentence, detail_only))
+                hits.append(
+                    _Hit(cls, clause.position, cls.strength * place, clause.sentence, detail_only)
+                )
                 break
     return hits
 
@@ -343,12 +347,14 @@ def _committed(
     figures: list[tuple[int, int]],
 ) -> bool:
     """A definite answer of the question's kind beside the cues."""
-    if kind in ("yes-no", "any") and clauses and _YES_NO.match(clauses[0].text):
+    cued = {hit.position for hit in hits}
+    if kind in ("yes-no", "any") and any(
+        c.position not in cued and _YES_NO.match(c.text) for c in clauses
+    ):
         return True
     if figures and kind != "text":
         return True
     if kind in ("text", "any", "yes-no"):
-        cued = {hit.position for hit in hits}
         if gold_words and any(
             c.position not in cued and gold_words & set(_WORD.findall(c.text)) for c in clauses
         ):
@@ -357,6 +363,7 @@ def _committed(
         return any(
             c.position > first_cue
             and c.position not in cued
+            and not _states_figure(c.text)
             and _CLAIM.search(c.text)
             and not _HEDGE.search(c.text)
             and not _POINTING.search(c.text)

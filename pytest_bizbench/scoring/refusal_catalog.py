@@ -28,7 +28,7 @@ ME = r"(?:i|we)"
 # the source it was given, or that it looked in
 SOURCE = (
     r"(?:(?:the|this|these|those|that|its|provided|given|above|supplied|available|attached"
-    r"|shared|company's|[\w&.-]+'s)\s+(?:[\w-]+\s+){0,3}?)?"
+    r"|shared|company's|[\w&.-]+'s)\s+(?:[\w'&.-]+\s+){0,3}?)?"
     r"(?:context|contexts|document|documents|docs|text|texts|passage|passages|excerpt|excerpts"
     r"|filing|filings|report|reports|10-k|10-q|8-k|statement|statements|page|pages|snippet"
     r"|snippets|extract|extracts|material|materials|source|sources|evidence|information|data"
@@ -169,6 +169,9 @@ SOURCE_ABSENCE = CueClass(
         rf"|line item|note)s? (?:\w+ )?(?:mentions?|contains?|includes?|provides?|gives?|shows?"
         rf"|lists?|reports?|discloses?|states?|has|have)\b",
         rf"{ME} (?:can |could )?(?:see|find|found|saw|spot|spotted) (?:no|nothing|not any)\b",
+        rf"no (?:specific |relevant |explicit |direct |such |separate |detailed |clear )?{INFO}"
+        r" (?:regarding|about|on|for|concerning|related to|relating to|of|as to)\b",
+        rf"{NP}(?:is|are|falls?|lies?|goes) (?:beyond|outside) (?:the scope of )?(?:{SOURCE}|my\b)",
         r"there (?:is|was|appears to be|seems to be) nothing (?:on|about|regarding|for|concerning"
         r"|relating|related|in|that)\b",
         rf"{ME} (?:could not|cannot|did not|do not|was unable to|were unable to|am unable to"
@@ -439,11 +442,8 @@ PARTIAL_WORK = CueClass(
     "Computes part of the answer and stops: 'average PP&E is $267.5M; without revenue I "
     "can't finish'. The figures are steps, not the result, so it is not an attempt.",
     (
-        rf"(?:without|lacking|absent|missing|in the absence of) (?:the |a |an |its |any )?"
-        rf"(?:[\w$&'/-]+ ){{0,6}}?(?:{INFO}|figure|revenue|sales|income|cogs|cost|assets"
-        rf"|liabilities|equity|debt|cash|expenses?|shares|balance|total|denominator|numerator)"
-        rf"\b[^.;]{{0,60}}\b(?:cannot|can not|could not|unable|not possible|impossible"
-        r"|no way|not able)",
+        r"(?:without|lacking|absent|missing|in the absence of) [^.;,]{1,60}?\b(?:cannot|could not"
+        r"|unable|not possible|impossible|no way|not able)",
         r"(?:the|this) (?:final |last |remaining |second |next )?(?:step|ratio|calculation"
         r"|result|figure|answer|computation|margin|percentage|value) (?:\w+ )?(?:cannot|can not"
         r"|could not) be (?:completed|finished|computed|calculated|done|determined|derived)",
@@ -490,8 +490,8 @@ EMPTY_STRUCTURAL = CueClass(
 
 CLASSES: tuple[CueClass, ...] = (
     EMPTY_STRUCTURAL,
-    CAPABILITY,
     CUTOFF,
+    CAPABILITY,
     ADVICE_REFUSAL,
     ASKS_INPUT,
     PARTIAL_WORK,
@@ -536,8 +536,6 @@ EXCLUSIONS: dict[str, re.Pattern[str]] = {
 # an absence of the asked thing, not of information about it: "does not mention any
 # acquisitions" answers "there were none"; "is silent on acquisitions" does not
 ABSENT_THING = re.compile(rf"\b(?:any|no|none|nor)\b(?! (?:\w+ )?{INFO}\b)(?! (?:of )?(?:the|these|those|it|them)\b)")
-# a concessive clause: its cue is subordinate to the claim beside it
-CONCESSIVE = re.compile(r"^(?:although|though|even though|while|whereas|despite|albeit)\b[^,]*$")
 # a negative gold answer: absence is the answer ("there were none", "no, it did not")
 NEGATIVE_GOLD = re.compile(
     r"^(?:no\b|none\b|nil\b|zero\b|0(?![.,\d])|there (?:were|was|are|is) no|not |did not|does not"
