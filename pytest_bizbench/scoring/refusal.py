@@ -56,6 +56,7 @@ ANSWERED, REFUSED, UNDETERMINED = "answered", "refused", "undetermined"
 REFUSE_AT = 0.75
 UNDECIDED_AT = 0.5
 CUE_CHARS = 200
+DEFINITE, CLAIM = "definite", "claim"
 FIRST, LAST, MIDDLE = 1.0, 0.9, 0.75
 # `pytest_bizbench_judge` is asked "is this a non-answer?" with `field` set to this
 # prefix and the question; a grade of 50 or more means a non-answer
@@ -229,20 +230,26 @@ def detect(
     best = max(hits, key=lambda hit: (hit.weight, -hit.position[0], -hit.position[1]))
     if _agrees(best, clauses, gold):
         return Decision(ANSWERED, agrees_with_gold=True)
-    committed = _committed(kind, _content_words(gold) if kind == "text" else set(), clauses, hits, figures)
-    if committed:
-        last = max(figures) if figures else (-1, -1)
-        stopped = [
+    gold_words = _content_words(gold) if kind == "text" else set()
+    commitment = _commitment(kind, gold_words, clauses, hits, figures)
+    if commitment == DEFINITE and figures and kind != "text":
+        after = [
             hit
             for hit in hits
-            if hit.position > last
+            if hit.position > max(figures)
             and not hit.detail_only
-            and (hit.cls.stops_work or hit.cls.slug in _ABSENCE_CLASSES)
             and hit.cls.slug != "rejects-premise"
         ]
-        if figures and stopped:
+        stopped = [hit for hit in after if hit.cls.stops_work]
+        if stopped:
             return Decision(REFUSED, PARTIAL_WORK.slug, _cut(stopped[-1].sentence))
+        missing = [hit for hit in after if hit.cls.slug in _ABSENCE_CLASSES]
+        if missing:  # a figure, then something missing: a part, or the result?
+            return Decision(UNDETERMINED, PARTIAL_WORK.slug, _cut(missing[-1].sentence))
+    if commitment == DEFINITE:
         return Decision(ANSWERED)
+    if commitment == CLAIM:  # a claim beside the cue: an answer to this question?
+        return Decision(UNDETERMINED, best.cls.slug, _cut(best.sentence))
     if best.weight >= REFUSE_AT:
         return Decision(REFUSED, best.cls.slug, _cut(best.sentence))
     if best.weight >= UNDECIDED_AT:
@@ -339,37 +346,39 @@ def _kind(question: str, gold: str) -> str:
     return "any"
 
 
-def _committed(
+def _commitment(
     kind: str,
     gold_words: set[str],
     clauses: list[_Clause],
     hits: list[_Hit],
     figures: list[tuple[int, int]],
-) -> bool:
-    """A definite answer of the question's kind beside the cues."""
+) -> str | None:
+    """`definite` for an answer of the question's kind beside the cues (a figure for a
+    numeric question, a yes or no for a yes/no one, the gold's own words for a text
+    one); `claim` for a plain statement after a cue that may or may not answer."""
     cued = {hit.position for hit in hits}
     if kind in ("yes-no", "any") and any(
         c.position not in cued and _YES_NO.match(c.text) for c in clauses
     ):
-        return True
+        return DEFINITE
     if figures and kind != "text":
-        return True
-    if kind in ("text", "any", "yes-no"):
-        if gold_words and any(
-            c.position not in cued and gold_words & set(_WORD.findall(c.text)) for c in clauses
-        ):
-            return True
-        first_cue = min(cued)
-        return any(
-            c.position > first_cue
-            and c.position not in cued
-            and not _states_figure(c.text)
-            and _CLAIM.search(c.text)
-            and not _HEDGE.search(c.text)
-            and not _POINTING.search(c.text)
-            for c in clauses
-        ) or bool(figures)
-    return False
+        return DEFINITE
+    if gold_words and any(
+        c.position not in cued and gold_words & set(_WORD.findall(c.text)) for c in clauses
+    ):
+        return DEFINITE
+    first_cue = min(cued)
+    if figures or any(
+        c.position > first_cue
+        and c.position not in cued
+        and not _states_figure(c.text)
+        and _CLAIM.search(c.text)
+        and not _HEDGE.search(c.text)
+        and not _POINTING.search(c.text)
+        for c in clauses
+    ):
+        return CLAIM
+    return None
 
 
 def _content_words(gold: str) -> set[str]:

@@ -42,7 +42,7 @@ SHOW = (
     r"(?:contain|include|provide|mention|specify|state|disclose|give|list|show|report|cover"
     r"|detail|break (?:out|down)|reference|present|offer|address|have|discuss|say|tell|note"
     r"|indicate|reveal|quantify|itemi[sz]e|separate|split out|spell out|make available"
-    r"|supply|allow|permit|let)"
+    r"|supply|allow|permit|let|name|identify|cite|describe|explain|clarify|confirm|touch on)"
 )
 # participles of being made available
 SHOWN = (
@@ -220,6 +220,7 @@ INSUFFICIENT_INFO = CueClass(
         rf" (?:not|no|insufficient|inadequate|limited|too little) (?:\w+ )?(?:enough |sufficient"
         rf" |adequate )?(?:\w+ )?{INFO}",
         rf"{NP}(?:is|are|was|were|remains?) (?:not |still )?{NOT_DERIVABLE}",
+        rf"{SHORT_NP}not {NOT_DERIVABLE}",
         r"there (?:may|might|would|will|does|do|did) not (?:\w+ )?be (?:\w+ )?(?:enough|sufficient"
         r"|adequate|any)\b",
         rf"{NP}(?:remains?|is|are|was|were|left) (?:undetermined|unknown|unclear|uncertain"
@@ -454,7 +455,9 @@ PARTIAL_WORK = CueClass(
         rf"to (?:\w+ ){{0,8}}?{ME} (?:would|will) (?:need|require)",
         r"(?:cannot|could not|unable to|not able to) (?:\w+ )?(?:finish|complete|proceed"
         r"|go further|go on|continue)\b",
-        r"(?:\w+ ){0,6}(?:i|we) (?:will|would|must|have to) stop\b",
+        r"(?:\w+ ){0,6}(?:i|we) (?:will |would |must |have to |need to )?(?:stop|halt|leave it)\b",
+        r"(?:there is|there can be|so there is|i have|we have) no (?:final|complete|resulting"
+        r"|definitive|overall|end) (?:number|figure|answer|result|value|ratio|percentage)",
         r"(?:the )?(?:rest|remainder|remaining (?:\w+ )?(?:part|step|calculation)|final step"
         r"|second part|other half) (?:\w+ )?(?:is|are|remains?|cannot|can not|could not)",
         rf"(?:which|that|this) (?:is|would be) (?:needed|required|necessary) (?:to|for)"
