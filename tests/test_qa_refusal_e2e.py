@@ -3,6 +3,7 @@ undetermined path, and the abstention-aware metrics gated from the command line.
 
 from __future__ import annotations
 
+import pytest
 from bizhelpers import Suite, jsonl
 
 QUESTIONS = [
@@ -83,9 +84,9 @@ def test_refusal_details_and_the_judge_on_the_undetermined_path(suite: Suite) ->
     # 1 right of 5, 4 refused: attempted 1/5, accuracy given attempted 1, F = 2*0.2*1/1.2
     assert metrics["accuracy"] == 0.2
     assert metrics["refusal_rate"] == 0.8
-    assert metrics["attempted_rate"] == 0.19999999999999996  # 1 - 0.8 in floating point
-    assert metrics["accuracy_given_attempted"] == 1.0000000000000002
-    assert abs(metrics["f_score"] - 1 / 3) < 1e-12
+    assert metrics["attempted_rate"] == pytest.approx(0.2)
+    assert metrics["accuracy_given_attempted"] == 1.0
+    assert metrics["f_score"] == pytest.approx(1 / 3)
 
 
 def test_without_a_judge_the_undetermined_answer_counts_as_answered(suite: Suite) -> None:
@@ -101,7 +102,7 @@ def test_without_a_judge_the_undetermined_answer_counts_as_answered(suite: Suite
     # q-0 right, q-4 wrong, three refused: attempted 2/5, given attempted 1/2
     assert metrics["refusal_rate"] == 0.6
     assert metrics["incorrect_rate"] == 0.2
-    assert metrics["accuracy_given_attempted"] == 0.5
+    assert metrics["accuracy_given_attempted"] == pytest.approx(0.5)
 
 
 def test_the_new_metrics_gate_and_show_in_the_table(suite: Suite) -> None:

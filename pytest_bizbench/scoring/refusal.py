@@ -88,7 +88,12 @@ _CONTRACTIONS = (
     (re.compile(r"\b(it|that|there|what|here|this|who|which)'s\b"), r"\1 is"),
 )
 _MARKUP = re.compile(r"[*_#>`]+|^\s*(?:[-•]|\d+[.)])\s+")
-_SENTENCE = re.compile(r"(?<=[.!?])[\"')\]]*\s+(?=[^a-z\s])|\n+")
+# a sentence ends at . ! or ? before a space and a capital, not after an initial
+# ("J. Wen") or a common abbreviation ("Inc.", "Co.", "No.")
+_SENTENCE = re.compile(
+    r"(?<=[.!?])(?<!\b[A-Z]\.)(?<!\bInc\.)(?<!\bCo\.)(?<!\bCorp\.)(?<!\bLtd\.)(?<!\bNo\.)"
+    r"(?<!\bvs\.)(?<!\bSt\.)(?<!\bMr\.)(?<!\bMs\.)(?<!\bDr\.)[\"')\]]*\s+(?=[^a-z\s])|\n+"
+)
 _CLAUSE = re.compile(
     r"\s*[;:]\s*|\s+-+\s+|\s*[(\[]\s*|\s*[)\]]\s*"
     r"|,\s*(?=(?:but|however|so|and so|though|although|yet|thus|therefore|hence|since"
