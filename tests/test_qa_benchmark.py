@@ -236,7 +236,8 @@ def test_metrics_by_hand() -> None:
     assert m["groups"]["question_type"] == {
         "metrics": {"count": 2, "accuracy": 0.75, "refusal_rate": 0.125,
                     "incorrect_rate": 0.125, "attempted_rate": 0.875,
-                    "accuracy_given_attempted": pytest.approx(6 / 7), "f_score": pytest.approx(0.8)},
+                    "accuracy_given_attempted": pytest.approx(6 / 7),
+                    "f_score": pytest.approx(0.8)},
         "novel": {"count": 1, "accuracy": 0.0, "refusal_rate": 1.0, "incorrect_rate": 0.0,
                   "attempted_rate": 0.0, "accuracy_given_attempted": None, "f_score": 0.0},
         "unknown": {"count": 1, "accuracy": 0.0, "refusal_rate": 0.0, "incorrect_rate": 1.0,

@@ -19,7 +19,9 @@ QUESTIONS = [
     )
 ]
 # a claim beside a cue, not naming the gold: does it answer? undetermined, for the judge
-UNDECIDED = "The excerpt does not name Orrin's auditor, but its audit committee is chaired by J. Wen."
+UNDECIDED = (
+    "The excerpt does not name Orrin's auditor, but its audit committee is chaired by J. Wen."
+)
 PREDICTIONS = [
     {"id": "q-0", "answer": "Revenue was $5,120 million."},
     {"id": "q-1", "answer": "The excerpt does not include capital expenditures."},

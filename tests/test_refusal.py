@@ -97,7 +97,9 @@ def test_the_taxonomy_has_fourteen_documented_classes() -> None:
     ("slug", "answer", "question", "gold"),
     [(slug, *case) for slug, cases in CLASS_CASES.items() for case in cases],
 )
-def test_each_class_is_refused_with_its_slug(slug: str, answer: str, question: str, gold: str) -> None:
+def test_each_class_is_refused_with_its_slug(
+    slug: str, answer: str, question: str, gold: str
+) -> None:
     decision = detect(answer, question, gold)
     assert decision.outcome == REFUSED
     assert decision.refusal_class == slug
@@ -112,7 +114,8 @@ def test_each_class_is_refused_with_its_slug(slug: str, answer: str, question: s
         ("{}", {}, None),
         ("N/A.", {}, None),
         (None, {}, None),
-        ("Operating cash flow was $918 million.", {"provider_refusal": "I can't help."}, "I can't help."),
+        ("Operating cash flow was $918 million.", {"provider_refusal": "I can't help."},
+         "I can't help."),
         ("", {"finish_reason": "content_filter"}, "finish_reason: content_filter"),
     ],
 )  # fmt: skip
@@ -214,9 +217,9 @@ def test_an_apology_counts_only_with_an_inability_after_it() -> None:
 
 def test_a_definite_answer_of_the_question_kind_overrides_a_cue() -> None:
     # a number for a numeric question
-    assert detect("The context is thin, but it was $918 million.", NUMERIC_Q, NUMERIC_GOLD).outcome == (
-        ANSWERED
-    )
+    assert detect(
+        "The context is thin, but it was $918 million.", NUMERIC_Q, NUMERIC_GOLD
+    ).outcome == (ANSWERED)
     # an opening yes/no does not answer a numeric question
     assert detect("No, the excerpt does not give it.", NUMERIC_Q, NUMERIC_GOLD).outcome == REFUSED
     # a figure for another year than the one declined answers nothing

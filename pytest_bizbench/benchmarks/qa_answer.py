@@ -29,8 +29,8 @@ from typing import Any, ClassVar
 from pytest_bizbench.cases.qa import FINANCEBENCH
 from pytest_bizbench.scoring import Embedder, JudgeFn
 from pytest_bizbench.scoring.answers import grade
-from pytest_bizbench.scoring.passk import Spread, pass_at_k_details, pass_at_k_metrics
 from pytest_bizbench.scoring.judge import checked_grade
+from pytest_bizbench.scoring.passk import Spread, pass_at_k_details, pass_at_k_metrics
 from pytest_bizbench.scoring.refusal import (
     UNDETERMINED,
     Decision,
@@ -48,7 +48,12 @@ NO_MODEL_RUNGS_NOTE = "scoring used the answer rules only (no embedding or judge
 UNGROUPED_TAGS = frozenset({"justification", "doc_link", "evidence"})
 MAX_GROUP_VALUE = 80
 ATTEMPTED_EPSILON = 1e-12  # a refusal rate this close to 1 means nothing was attempted
-VERDICT_KEYS = ("refusal", "refusal_class", "refusal_cue", "refusal_rung")  # a tag with a longer value is free text, not a group
+VERDICT_KEYS = (
+    "refusal",
+    "refusal_class",
+    "refusal_cue",
+    "refusal_rung",
+)  # a tag with a longer value is free text, not a group
 
 
 class QAAnswer(BenchmarkPlugin):
@@ -66,6 +71,7 @@ class QAAnswer(BenchmarkPlugin):
         scorer: str = "auto",
         pass_at: Sequence[int] = (1,),
         strictness: float = 0.90,
+        *,
         embed: Embedder | None = None,
         judge: JudgeFn | None = None,
         nonanswer_judge: NonAnswerJudge | None = None,

@@ -37,18 +37,17 @@ from dataclasses import dataclass
 
 from pytest_bizbench.scoring.judge import checked_grade
 from pytest_bizbench.scoring.ladder import JudgeFn
-
 from pytest_bizbench.scoring.refusal_catalog import (
     ABSENT_THING,
     CLASSES,
     EXCLUSIONS,
     FILTERED_STOPS,
-    NEGATIVE_GOLD,
     GENERIC_SUBSTITUTE,
+    INFO,
+    NEGATIVE_GOLD,
     PARTIAL_WORK,
     PLACEHOLDERS,
     QUOTED,
-    INFO,
     CueClass,
 )
 
@@ -147,9 +146,46 @@ _WORDED_FIGURE = re.compile(
 )
 _WORD = re.compile(r"[a-z0-9&]+")
 _FUNCTION_WORDS = frozenset(
-    "that this these those with from into than then there their them they what which when"
-    " where have been were will would could should does about also only such some more most"
-    " other company companies fiscal year years".split()
+    [
+        "that",
+        "this",
+        "these",
+        "those",
+        "with",
+        "from",
+        "into",
+        "than",
+        "then",
+        "there",
+        "their",
+        "them",
+        "they",
+        "what",
+        "which",
+        "when",
+        "where",
+        "have",
+        "been",
+        "were",
+        "will",
+        "would",
+        "could",
+        "should",
+        "does",
+        "about",
+        "also",
+        "only",
+        "such",
+        "some",
+        "more",
+        "most",
+        "other",
+        "company",
+        "companies",
+        "fiscal",
+        "year",
+        "years",
+    ]
 )
 _NUMERIC_QUESTION = re.compile(
     r"\b(?:how much|how many|what (?:is|was|were|are) (?:the )?(?:\w+ ){0,6}?(?:amount|ratio"

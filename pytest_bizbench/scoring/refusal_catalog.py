@@ -133,14 +133,17 @@ INABILITY = CueClass(
         rf"{ME} (?:will|would) not (?:be )?(?:able to )?(?:\w+ )?{ANSWER}",
         r"(?:it is|it would be) (?:not possible|impossible|not feasible|difficult|hard|unclear)"
         rf" (?:for me )?to (?:\w+ )?{ANSWER}",
-        rf"{ME} (?:am|are) not (?:\w+ )?(?:confident|certain|sure|comfortable|willing|in a position)"
+        rf"{ME} (?:am|are) not (?:\w+ )?(?:confident|certain|sure|comfortable|willing"
+        r"|in a position)"
         r"\b(?![^.;]{0,40}\b(?:but|however)\b)",
         rf"{ME} (?:would|had) rather not\b",
         rf"{NP}(?:is|are) not something (?:that )?(?:{SOURCE}|{ME})\b",
-        rf"{NP}(?:is|are|was|were) not (?:\w+ ){{0,3}}?(?:that )?{ME} (?:can|could|am able|would)\b",
+        rf"{NP}(?:is|are|was|were) not (?:\w+ ){{0,3}}?(?:that )?{ME}"
+        r" (?:can|could|am able|would)\b",
         rf"(?:\w+ ){{0,6}}?{ME} (?:have to|must|will have to|need to|am going to|will|would|shall)"
         r" (?:pass|decline|refrain|abstain|skip|sit this)",
-        rf"{ME} would (?:only |just |merely )?be (?:guessing|speculating|making (?:it|this|that) up)",
+        rf"{ME} would (?:only |just |merely )?be (?:guessing|speculating"
+        r"|making (?:it|this|that) up)",
         rf"{ME} (?:will|would|shall) not\s*$",
         rf"{ME} (?:do|did) not have\b",
         rf"{NP}(?:is|are|was|were) (?:not something|beyond what|outside what|more than) (?:that )?"
@@ -165,9 +168,9 @@ SOURCE_ABSENCE = CueClass(
         rf"nothing (?:in|within|on|from) (?:the |this |these |those |any )?(?:[\w-]+ ){{0,3}}?"
         rf"(?:{SOURCE})",
         rf"(?:none|neither) of (?:the |these |those )?(?:[\w-]+ ){{0,3}}?(?:{SOURCE})",
-        rf"no (?:\w+ )?(?:excerpt|passage|page|document|section|table|part|filing|statement"
-        rf"|line item|note)s? (?:\w+ )?(?:mentions?|contains?|includes?|provides?|gives?|shows?"
-        rf"|lists?|reports?|discloses?|states?|has|have)\b",
+        r"no (?:\w+ )?(?:excerpt|passage|page|document|section|table|part|filing|statement"
+        r"|line item|note)s? (?:\w+ )?(?:mentions?|contains?|includes?|provides?|gives?|shows?"
+        r"|lists?|reports?|discloses?|states?|has|have)\b",
         rf"{ME} (?:can |could )?(?:see|find|found|saw|spot|spotted) (?:no|nothing|not any)\b",
         rf"no (?:specific |relevant |explicit |direct |such |separate |detailed |clear )?{INFO}"
         r" (?:regarding|about|on|for|concerning|related to|relating to|of|as to)\b",
@@ -254,7 +257,8 @@ CUTOFF = CueClass(
         r"|might not) (?:\w+ )?(?:extend|go|reach|cover|include|run)",
         rf"{ME} (?:lack|do not have|have no|am missing) (?:access to )?(?:any )?(?:real-time"
         r"|real time|live|current|up-to-date|recent|latest|newer|the latest|the most recent)",
-        r"(?:my|the) (?:\w+ )?(?:training|knowledge|data|information)(?: data)? (?:cut-?off|cut off|ends?"
+        r"(?:my|the) (?:\w+ )?(?:training|knowledge|data|information)(?: data)?"
+        r" (?:cut-?off|cut off|ends?"
         r"|ended|stops?|stopped|goes up to|extends?|only goes|only extends|runs? (?:through|to))",
         r"(?:as of|since|after|beyond|up to|until) my (?:last |most recent )?(?:training|knowledge"
         r"|update|cut-?off)",
@@ -460,8 +464,8 @@ PARTIAL_WORK = CueClass(
         r"|definitive|overall|end) (?:number|figure|answer|result|value|ratio|percentage)",
         r"(?:the )?(?:rest|remainder|remaining (?:\w+ )?(?:part|step|calculation)|final step"
         r"|second part|other half) (?:\w+ )?(?:is|are|remains?|cannot|can not|could not)",
-        rf"(?:which|that|this) (?:is|would be) (?:needed|required|necessary) (?:to|for)"
-        rf" (?:\w+ )?(?:finish|complete|compute|calculate|the (?:ratio|final|result))",
+        r"(?:which|that|this) (?:is|would be) (?:needed|required|necessary) (?:to|for)"
+        r" (?:\w+ )?(?:finish|complete|compute|calculate|the (?:ratio|final|result))",
     ),
     stops_work=True,
 )
@@ -532,13 +536,16 @@ EXCLUSIONS: dict[str, re.Pattern[str]] = {
         r"|machine|artificial)[\w -]{0,40}?(?:would|might|does|,)",
         # a limitation about detail beside a given figure: "the segment split isn't given"
         "detail-only": r"\b(?:breakdown|split|segment|segments|by region|by geography"
-        r"|quarterly|further detail|additional detail|more detail|granular|components?|allocation|mix"
+        r"|quarterly|further detail|additional detail|more detail|granular|components?"
+        r"|allocation|mix"
         r"|drivers?|reasons?|explanation|commentary|individual|per-segment|sub-?total)\b",
     }.items()
 }
 # an absence of the asked thing, not of information about it: "does not mention any
 # acquisitions" answers "there were none"; "is silent on acquisitions" does not
-ABSENT_THING = re.compile(rf"\b(?:any|no|none|nor)\b(?! (?:\w+ )?{INFO}\b)(?! (?:of )?(?:the|these|those|it|them)\b)")
+ABSENT_THING = re.compile(
+    rf"\b(?:any|no|none|nor)\b(?! (?:\w+ )?{INFO}\b)(?! (?:of )?(?:the|these|those|it|them)\b)"
+)
 # a negative gold answer: absence is the answer ("there were none", "no, it did not")
 NEGATIVE_GOLD = re.compile(
     r"^(?:no\b|none\b|nil\b|zero\b|0(?![.,\d])|there (?:were|was|are|is) no|not |did not|does not"
