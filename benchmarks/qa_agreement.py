@@ -13,7 +13,9 @@ wrongly called refusals); agreement on numeric-gold questions (correct or not);
 three-way agreement overall; each configuration's accuracy by our grades and by the
 labels, and the Spearman rank correlation of the two; then every disagreement.
 A directory without `questions.jsonl` is read as parts: each subdirectory with one.
-Usage: python benchmarks/qa_agreement.py [DIR ...]
+`--summary` leaves the disagreements out (to measure a held-out part without reading
+its rows).
+Usage: python benchmarks/qa_agreement.py [--summary] [DIR ...]
 """
 
 from __future__ import annotations
@@ -218,7 +220,7 @@ def _share(value: float | None) -> str:
     return "    —" if value is None else f"{value:.3f}"
 
 
-def report(directory: Path) -> None:
+def report(directory: Path, *, rows: bool = True) -> None:
     result = measure(directory)
     n = len(result.graded)
     print(f"== {directory}")
@@ -244,14 +246,16 @@ def report(directory: Path) -> None:
     print(f"Spearman rank correlation of the configurations: {result.spearman:.3f}")
     disagreements = [g for g in result.graded if g.ours != g.human]
     print(f"disagreements: {len(disagreements)}")
-    for g in disagreements:
-        print(f"  {g.question_id} {g.config}: human {g.human}, ours {g.ours}: {g.answer}")
+    for g in disagreements if rows else []:
+        answer = json.dumps(g.answer, ensure_ascii=False)  # one line, escaped
+        print(f"  {g.question_id} {g.config}: human {g.human}, ours {g.ours}: {answer}")
 
 
 def main(argv: list[str]) -> int:
-    for directory in [Path(arg) for arg in argv] or [DEFAULT_DIR]:
+    rows = "--summary" not in argv
+    for directory in [Path(arg) for arg in argv if arg != "--summary"] or [DEFAULT_DIR]:
         for part in parts(directory):
-            report(part)
+            report(part, rows=rows)
     return 0
 
 

@@ -61,8 +61,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 
+from pytest_bizbench.scoring import refusal  # a module: refusal reads answers too
 from pytest_bizbench.scoring.numbers import numbers_match
-from pytest_bizbench.scoring.refusal import is_refusal
 
 SCORERS = ("exact", "contains", "numeric")
 REL_TOL = 0.01
@@ -308,7 +308,11 @@ def _answer_polarity(answer: str) -> str | None:
     """The answer's yes or no; "No dividend was paid" says no too, unless the answer
     declines ("No information is given")."""
     given = polarity(answer)
-    if given is None and normalize_answer(answer).startswith("no ") and not is_refusal(answer):
+    if (
+        given is None
+        and normalize_answer(answer).startswith("no ")
+        and not refusal.is_refusal(answer)
+    ):
         return "no"
     return given
 

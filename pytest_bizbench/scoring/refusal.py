@@ -35,6 +35,7 @@ import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from pytest_bizbench.scoring import answers  # a module: answers reads this one too
 from pytest_bizbench.scoring.judge import checked_grade
 from pytest_bizbench.scoring.ladder import JudgeFn
 from pytest_bizbench.scoring.refusal_catalog import (
@@ -48,6 +49,7 @@ from pytest_bizbench.scoring.refusal_catalog import (
     PARTIAL_WORK,
     PLACEHOLDERS,
     QUOTED,
+    VAGUE_ESTIMATE,
     CueClass,
 )
 
@@ -127,7 +129,7 @@ _POINTING = re.compile(
     r"[^.;]{0,30}\b(?:mentions?|provides?|reports?|shows?|states?|includes?|contains?|gives?"
     r"|lists?|presents?|discloses?|notes?|indicates?|discuss(?:es)?|describes?)\b"
     r"|\b(?:is|are|was|were) (?:only )?(?:mentioned|provided|given|shown|listed|available"
-    r"|disclosed|stated|included)\b"
+    r"|disclosed|stated|included|named)\b|\b(?:there|in it|in that|in this)$"
 )
 _CLAIM = re.compile(
     r"\b(?:is|are|was|were|amounted|amounts|totaled|totalled|totals|reached|rose|fell"
@@ -144,6 +146,25 @@ _WORDED_FIGURE = re.compile(
     r"(?: and a half| point \w+)? (?:percent|per cent|percentage points|million|billion"
     r"|thousand|trillion|hundred|times|dollars|cents)\b"
 )
+_NUMBER = r"[$€£]?\s?\d[\d,]*(?:\.\d+)?\s?(?:%|percent|x|times|million|billion|thousand|m|bn|b|k)?"
+_BOUND = re.compile(
+    r"\b(?:more than|less than|over|under|above|below|at least|at most|upwards of|north of"
+    r"|south of|in excess of|greater than|fewer than|up to|exceeding|exceeded|exceeds"
+    rf"|approaching|nearly|almost|close to)\s*{_NUMBER}"
+)
+_RANGE = re.compile(
+    rf"\bbetween\s*{_NUMBER}\s*and\s*{_NUMBER}|(?<!from )(?<!\d){_NUMBER}\s*(?:-|–|to)\s*{_NUMBER}"
+)
+_NOT_THIS_VALUE = re.compile(
+    r"^(?:if|suppose|supposing|assuming|assume|say|imagine)\b|\b(?:for example|for instance"
+    r"|e\.g\.|hypothetical\w*|illustrat\w*|typically|generally|usually|tends? to|in general"
+    r"|on average|industry average|industry norm|most companies|peers)\b"
+)
+_FORMULA = re.compile(
+    r"\b(?:divide|divided|dividing|multiply|multiplied|multiplying|times|average of|formula"
+    r"|calculated|computed)\b|[=×÷*/]"
+)
+_CONSTANT = re.compile(r"(?<![\d.,])(?:1|2|4|12|100|365|1,000)(?![\d.,]*\d)(?!\s*%)")
 _WORD = re.compile(r"[a-z0-9&]+")
 _FUNCTION_WORDS = frozenset(
     [
@@ -257,11 +278,14 @@ def detect(
     figures = _same_period(figures, clauses, hits)
     if figures or kind not in ("numeric", "any"):
         hits = [hit for hit in hits if hit.cls.slug not in _NO_FIGURE_CLASSES]
-    if kind == "numeric" and not any(_states_figure(c.text) for c in clauses):
-        # no figure at all for a numeric question: no value was given, whatever
-        # the wording; a cue anywhere names the class
+    if kind == "numeric" and not any(_states_figure(_commits(c.text)) for c in clauses):
+        # no committed figure at all for a numeric question (none, or only bounds,
+        # ranges, formula constants, examples): no value was given, whatever the
+        # wording; a cue anywhere names the class
         if not hits:
-            return Decision(REFUSED, GENERIC_SUBSTITUTE.slug, _cut(clauses[0].sentence))
+            vague = any(_BOUND.search(c.text) or _RANGE.search(c.text) for c in clauses)
+            slug = VAGUE_ESTIMATE.slug if vague else GENERIC_SUBSTITUTE.slug
+            return Decision(REFUSED, slug, _cut(clauses[0].sentence))
         best = max(hits, key=lambda hit: (hit.cls.strength, -hit.position[0], -hit.position[1]))
         if _agrees(best, clauses, gold):
             return Decision(ANSWERED, agrees_with_gold=True)
@@ -285,11 +309,19 @@ def detect(
         if stopped:
             return Decision(REFUSED, PARTIAL_WORK.slug, _cut(stopped[-1].sentence))
         missing = [hit for hit in after if hit.cls.slug in _ABSENCE_CLASSES]
-        if missing:  # a figure, then something missing: a part, or the result?
-            return Decision(UNDETERMINED, PARTIAL_WORK.slug, _cut(missing[-1].sentence))
+        if missing:
+            # a figure, then something missing: the gold's own figure makes the gap a
+            # part left out; another figure is a step before the gap; no gold, unsure
+            cue = _cut(missing[-1].sentence)
+            if not gold:
+                return Decision(UNDETERMINED, PARTIAL_WORK.slug, cue)
+            if not answers.grade("numeric", gold, answer, question).correct:
+                return Decision(REFUSED, PARTIAL_WORK.slug, cue)
     if commitment == DEFINITE:
         return Decision(ANSWERED)
-    if commitment == CLAIM:  # a claim beside the cue: an answer to this question?
+    if commitment == CLAIM and best.cls.slug != "advice-refusal":
+        # a claim beside the cue: an answer to this question? (facts beside a policy
+        # refusal are not)
         return Decision(UNDETERMINED, best.cls.slug, _cut(best.sentence))
     if best.weight >= REFUSE_AT:
         return Decision(REFUSED, best.cls.slug, _cut(best.sentence))
@@ -428,8 +460,18 @@ def _content_words(gold: str) -> set[str]:
 
 
 def _answers(clause: _Clause) -> bool:
-    """A clause that states a figure and does not point at other data instead."""
-    return _states_figure(clause.text) and not _POINTING.search(clause.text)
+    """A clause that commits to a figure and does not point at other data instead."""
+    return _states_figure(_commits(clause.text)) and not _POINTING.search(clause.text)
+
+
+def _commits(text: str) -> str:
+    """The clause without the figures that commit to nothing: all of them in an
+    example or a statement about companies in general, bounds ("more than $1
+    billion"), ranges ("20-25%"), a formula's constants ("x 100", "/ 2")."""
+    if _NOT_THIS_VALUE.search(text):
+        return ""
+    text = _RANGE.sub(" ", _BOUND.sub(" ", text))
+    return _CONSTANT.sub(" ", text) if _FORMULA.search(text) else text
 
 
 def _same_period(

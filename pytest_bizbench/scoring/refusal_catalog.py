@@ -49,7 +49,8 @@ SHOWN = (
     r"(?:given|provided|disclosed|stated|reported|listed|mentioned|available|included|shown"
     r"|broken (?:out|down)|specified|presented|detailed|found|itemi[sz]ed|quantified"
     r"|identified|separated|split out|discussed|addressed|covered|published|captured"
-    r"|spelled out|spelt out|indicated|revealed|contained|present|visible|known|made)"
+    r"|spelled out|spelt out|indicated|revealed|contained|present|visible|known|made"
+    r"|released|filed|issued|out yet|yet available|shared|supplied|attached|sent)"
 )
 # verbs of the model producing an answer
 ANSWER = (
@@ -57,7 +58,8 @@ ANSWER = (
     r"|supply|identify|report|derive|find|quote|pinpoint|know|verify|estimate|assess|produce"
     r"|come up with|arrive at|work out|figure out|locate|retrieve|obtain|extract|infer"
     r"|ascertain|establish|specify|speak to|comment on|answer that|be certain|be sure"
-    r"|reliably|accurately|precisely|definitively|confidently|responsibly|finish|complete)"
+    r"|reliably|accurately|precisely|definitively|confidently|responsibly|finish|complete"
+    r"|help|assist|speculate|guess|venture|hazard|commit to|finalize|finalise|conclude)"
 )
 MODEL_CANNOT = (
     r"(?:cannot|can not|could not|am unable to|are unable to|was unable to|were unable to"
@@ -68,7 +70,7 @@ MODEL_CANNOT = (
 DETERMINED = (
     r"(?:determined|calculated|computed|answered|derived|established|ascertained|inferred"
     r"|assessed|confirmed|verified|identified|quantified|known|completed|finished|worked out"
-    r"|estimated|found|stated|given|provided)"
+    r"|estimated|found|stated|given|provided|finalized|finalised|concluded|pinned down)"
 )
 INFO = (
     r"(?:information|data|details?|figures?|numbers?|values?|amounts?|mention|disclosure"
@@ -145,6 +147,8 @@ INABILITY = CueClass(
         rf"{ME} would (?:only |just |merely )?be (?:guessing|speculating"
         r"|making (?:it|this|that) up)",
         rf"{ME} (?:will|would|shall) not\s*$",
+        rf"{ME} (?:would )?(?:prefer|choose|have) (?:not )?to (?:decline|pass|refrain|abstain)"
+        r"|(?:i|we) (?:would )?prefer not to\b|(?:i|we) (?:must|have to|will) decline\b",
         rf"{ME} (?:do|did) not have\b",
         rf"{NP}(?:is|are|was|were) (?:not something|beyond what|outside what|more than) (?:that )?"
         rf"{ME} (?:can|could|am able)",
@@ -195,8 +199,9 @@ PASSIVE_UNAVAILABILITY = CueClass(
     "The figure itself is the subject: 'FY2019 revenue isn't given here'. No model, no "
     "source named, but the answer says the value is not available.",
     (
-        rf"{NP}(?:is|are|was|were|has|have|remains?|appears?|seems?)"
+        rf"{NP}(?:is|are|was|were|has|have|had|remains?|appears?|seems?)"
         rf" (?:been |to be |to have been )?(?:not|nowhere|never|neither) (?:\w+ )?(?:{SHOWN})\b",
+        rf"{NP}(?:is|are|was|were|has|have|had) (?:not yet|yet to be) (?:been )?(?:{SHOWN})\b",
         rf"{NP}(?:appears?|seems?) not to (?:be|have been) (?:\w+ )?(?:{SHOWN})\b",
         rf"{NP}(?:does|do|did) not (?:seem|appear) to (?:be|have been) (?:\w+ )?(?:{SHOWN})\b",
         rf"{NP}(?:does|do|did) not (?:appear|show up|feature)\b(?! to)",
@@ -224,6 +229,8 @@ INSUFFICIENT_INFO = CueClass(
         rf" |adequate )?(?:\w+ )?{INFO}",
         rf"{NP}(?:is|are|was|were|remains?) (?:not |still )?{NOT_DERIVABLE}",
         rf"{SHORT_NP}not {NOT_DERIVABLE}",
+        rf"there is no (?:\w+ )?(?:way|means|basis) (?:to|for|of) (?:\w+ )?(?:{ANSWER}|calculat"
+        r"|comput|determin|deriv|estimat)",
         r"there (?:may|might|would|will|does|do|did) not (?:\w+ )?be (?:\w+ )?(?:enough|sufficient"
         r"|adequate|any)\b",
         rf"{NP}(?:remains?|is|are|was|were|left) (?:undetermined|unknown|unclear|uncertain"
@@ -286,9 +293,9 @@ CAPABILITY = CueClass(
         r"|language model|large language model|llm|text-based|virtual assistant|chatbot"
         r"|ai assistant)",
         rf"{ME} (?:do not|cannot|could not|am unable to|am not able to|lack the ability to"
-        r"|have no ability to|have no way to|do not have the ability to) (?:\w+ )?(?:browse"
-        r"|access|open|search|retrieve|view|read|look up|pull|fetch|download|query|connect)"
-        r"(?! to be)",
+        r"|have no ability to|have no way to|have no way of|do not have the ability to|have no"
+        r" means of) (?:\w+ )?(?:brows|access|open|search|retriev|view|read|look\w* up|pull"
+        r"|fetch|download|query|connect|see)\w*(?! to be)",
         rf"{ME} (?:do not|does not|have|has) (?:have )?(?:no |any )?(?:\w+ )?(?:browsing|internet"
         r"|web|database|file|search|retrieval|lookup) (?:access|capabilit\w+|abilit\w+|tools?"
         r"|connection|plugins?)",
@@ -317,6 +324,13 @@ REDIRECT = CueClass(
         r"(?:checking|consulting|reviewing|looking|referring|visiting|that you|you|the|its"
         r"|reading|going)",
         r"(?:please|kindly|try) (?:\w+ )?(?:check|consult|refer|see|visit|look|review|search)",
+        r"(?:look|search) (?:for|under|in)\b",
+        rf"{NP}(?:(?:would|will|should|can|could) be|(?:is|are) (?:usually|typically|normally"
+        r"|generally|often)) (?:\w+ )?(?:reported|listed|shown|found|disclosed|presented"
+        r"|included|located|available|published) (?:in|on|under|within|at|via) (?:the|its|their|a|an)\b",
+        rf"{NP}(?:website|site|page|report|filing|10-k|10-q|release|database|terminal"
+        r"|provider|edgar)s? (?:\w+ ){0,3}(?:publishes|posts|lists|has|carries|provides|shows"
+        r"|contains|reports|includes|will have|should have)\b",
         r"(?:which|this|that|it|there) is (?:the|where|a good) (?:\w+ )?(?:place|source|where)"
         r" to (?:look|check|find|go)",
         r"(?:your|the|a) (?:best|safest|most reliable|surest|quickest) (?:bet|option|source|course"
@@ -355,6 +369,10 @@ ASKS_INPUT = CueClass(
         rf"{ME} (?:would|will|\w+ would) (?:need|require) (?:you to|your|the user to)",
         r"(?:send|share|provide|give|paste|tell|show) me\b",
         r"let me know\b",
+        r"do you have (?:the|a|an|its|their|access|any|those|these)\b",
+        r"feel free to (?:\w+ )?(?:share|send|provide|paste|upload|attach)",
+        r"can i (?:get|have|see)\b",
+        r"if you (?:\w+ )?(?:have|know|can find|can get|could find|could get|happen to have)\b",
         r"(?:which|what) (?:[\w']+ ){0,3}(?:do|would|should) you (?:want|like|prefer)",
         r"(?:provide|share|send|give|paste|upload|supply|attach) (?:[\w&'/-]+ ){0,6}?(?:and|so"
         r"|then) (?:i|we) (?:will|can|could|would)",
@@ -376,12 +394,20 @@ ADVICE_REFUSAL = CueClass(
         r"|lawyer|counsel)",
         r"(?:this|that|it|the following|nothing here) (?:is|should|does|constitutes) not"
         r" (?:\w+ ){0,2}(?:financial|investment|legal|tax) advice",
-        r"(?:consult|speak with|talk to|seek|contact) (?:a|an|your) (?:qualified |licensed"
-        r" |registered |certified |professional )?(?:financial|investment|tax|legal)",
+        r"(?:consult|speak with|speak to|talk to|talk with|seek|contact|work with|ask)"
+        r" (?:with )?(?:a|an|your) (?:qualified |licensed |registered |certified |professional"
+        r" |independent |trusted )?(?:financial|investment|tax|legal|fiduciary)",
         rf"{ME} (?:\w+ )?(?:should not|cannot|could not|will not|would not|do not|am not able to"
         r"|am unable to|would rather not|must not)\b[^.;]{0,40}\b(?:whether|if) (?:\w+ ){0,3}"
         r"(?:buy|sell|invest|hold|purchase)",
         r"no (?:[\w/-]+ ){0,3}(?:recommendations?|advice|stock picks?|tips)\b",
+        r"whether\b[^.;]{0,100}\bdepends? (?:\w+ )?on\b",
+        r"(?:\w+ ){0,6}depends? (?:\w+ )?on (?:your|one's|the investor's|an investor's|each"
+        r" investor's) (?:own )?(?:\w+ ){0,2}(?:goals|risk|situation|circumstances|objectives"
+        r"|horizon|tolerance|needs|portfolio|strategy)",
+        r"(?:seek|get|obtain) (?:\w+ )?(?:professional|independent|qualified|expert|personal"
+        r"|personali[sz]ed) (?:\w+ )?(?:advice|guidance|help)",
+        r"(?:it is|it would be) (?:not |in)appropriate for me to",
         rf"{ME} (?:do not|cannot|will not|never|do not ever) (?:give|provide|offer|make|share)"
         r" (?:\w+ )?(?:stock picks?|recommendations?|advice|investment|buy|sell|tips)",
         r"(?:investment|financial|that|the|this|such|buying|trading) (?:\w+ )?decisions? (?:is|are)"
