@@ -327,7 +327,8 @@ REDIRECT = CueClass(
         r"(?:look|search) (?:for|under|in)\b",
         rf"{NP}(?:(?:would|will|should|can|could) be|(?:is|are) (?:usually|typically|normally"
         r"|generally|often)) (?:\w+ )?(?:reported|listed|shown|found|disclosed|presented"
-        r"|included|located|available|published) (?:in|on|under|within|at|via) (?:the|its|their|a|an)\b",
+        r"|included|located|available|published) (?:in|on|under|within|at|via)"
+        r" (?:the|its|their|a|an)\b",
         rf"{NP}(?:website|site|page|report|filing|10-k|10-q|release|database|terminal"
         r"|provider|edgar)s? (?:\w+ ){0,3}(?:publishes|posts|lists|has|carries|provides|shows"
         r"|contains|reports|includes|will have|should have)\b",
