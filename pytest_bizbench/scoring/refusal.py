@@ -90,9 +90,9 @@ _CONTRACTIONS = (
 )
 _MARKUP = re.compile(r"[*_#>`]+|^\s*(?:[-•]|\d+[.)])\s+")
 # a sentence ends at . ! or ? before a space and a capital, not after an initial
-# ("J. Wen") or a common abbreviation ("Inc.", "Co.", "No.")
+# ("J. Wen") or a common abbreviation ("Inc.", "Co.")
 _SENTENCE = re.compile(
-    r"(?<=[.!?])(?<!\b[A-Z]\.)(?<!\bInc\.)(?<!\bCo\.)(?<!\bCorp\.)(?<!\bLtd\.)(?<!\bNo\.)"
+    r"(?<=[.!?])(?<!\b[A-Z]\.)(?<!\bInc\.)(?<!\bCo\.)(?<!\bCorp\.)(?<!\bLtd\.)"
     r"(?<!\bvs\.)(?<!\bSt\.)(?<!\bMr\.)(?<!\bMs\.)(?<!\bDr\.)[\"')\]]*\s+(?=[^a-z\s])|\n+"
 )
 _CLAUSE = re.compile(
@@ -103,6 +103,8 @@ _CLAUSE = re.compile(
 )
 # a leading concessive clause ends at its first comma: "although X is not given, Y"
 _SUBORDINATE = re.compile(r"^((?:although|though|even though|while|whereas|despite)\b[^,]*),\s*")
+# "No, I can't ..." is two clauses: the interjection and what follows it
+_LEADING_YES_NO = re.compile(r"^((?:yes|no))\s*[,;:!-]+\s*")
 _AUX = re.compile(
     r"^(?:is|are|was|were|does|do|did|has|have|had|can|could|will|would|should|may|might)\b"
 )
@@ -151,14 +153,24 @@ _BOUND = re.compile(
     r"\b(?:more than|less than|over|under|above|below|at least|at most|upwards of|north of"
     r"|south of|in excess of|greater than|fewer than|up to|exceeding|exceeded|exceeds"
     rf"|approaching|nearly|almost|close to)\s*{_NUMBER}"
+    rf"|{_NUMBER}\s*(?:or|and) (?:above|below|more|less|higher|lower|greater|over|under)\b"
 )
 _RANGE = re.compile(
     rf"\bbetween\s*{_NUMBER}\s*and\s*{_NUMBER}|(?<!from )(?<!\d){_NUMBER}\s*(?:-|–|to)\s*{_NUMBER}"
 )
 _NOT_THIS_VALUE = re.compile(
     r"^(?:if|suppose|supposing|assuming|assume|say|imagine)\b|\b(?:for example|for instance"
-    r"|e\.g\.|hypothetical\w*|illustrat\w*|typically|generally|usually|tends? to|in general"
-    r"|on average|industry average|industry norm|most companies|peers)\b"
+    r"|e\.g\.|hypothetical\w*|illustrat\w*|industry average|industry norm|most companies)\b"
+    r"|\b(?:typically|generally|usually|often|tends? to|in general|on average)\b.*\b(?:companies"
+    r"|firms|businesses|industry|industries|peers|sector|banks|lenders|automakers|retailers"
+    r"|producers|most|many)\b"
+    r"|\b(?:companies|firms|businesses|industry|industries|peers|sector|banks|lenders|automakers"
+    r"|retailers|producers|most|many)\b.*\b(?:typically|generally|usually|often|tend to"
+    r"|in general|on average)\b"
+)
+# figures that are no value: dates written with slashes, "100% sure"
+_NOT_A_VALUE = re.compile(
+    r"\b\d{1,2}/\d{1,2}/\d{2,4}\b|\b100 ?%(?= (?:sure|certain|confident|accurate|correct))"
 )
 _FORMULA = re.compile(
     r"\b(?:divide|divided|dividing|multiply|multiplied|multiplying|times|average of|formula"
@@ -207,6 +219,15 @@ _FUNCTION_WORDS = frozenset(
         "year",
         "years",
     ]
+)
+_SAYS_YES_NO = re.compile(
+    r"\b(?:believe|think|say|answer is|guess|expect|suspect|would say|lean)"
+    r"\s*(?:that\s*|towards?\s*)?"
+    r"(?:yes|no)\b"
+)
+# classes in which the model itself declines: an opening "no" before them is no answer
+_MODEL_DECLINES = frozenset(
+    {"inability", "capability", "cutoff", "advice-refusal", "asks-input", "redirect"}
 )
 _NUMERIC_QUESTION = re.compile(
     r"\b(?:how much|how many|what (?:is|was|were|are) (?:the )?(?:\w+ ){0,6}?(?:amount|ratio"
@@ -276,7 +297,7 @@ def detect(
     hit_positions = {hit.position for hit in hits if hit.cls.slug not in _NO_FIGURE_CLASSES}
     figures = [c.position for c in clauses if c.position not in hit_positions and _answers(c)]
     figures = _same_period(figures, clauses, hits)
-    if figures or kind not in ("numeric", "any"):
+    if figures or kind not in ("numeric", "any", "yes-no"):
         hits = [hit for hit in hits if hit.cls.slug not in _NO_FIGURE_CLASSES]
     if kind == "numeric" and not any(_states_figure(_commits(c.text)) for c in clauses):
         # no committed figure at all for a numeric question (none, or only bounds,
@@ -379,8 +400,9 @@ def _clauses(answer: str) -> list[_Clause]:
         text = _MARKUP.sub(" ", QUOTED.sub(" ", normalize(sentence.translate(_QUOTES))))
         parts = [
             piece.strip(" ,.")
-            for part in _CLAUSE.split(normalize(text))
-            for piece in _SUBORDINATE.split(part, maxsplit=1)
+            for part in _LEADING_YES_NO.split(normalize(text), maxsplit=1)
+            for clause in _CLAUSE.split(part)
+            for piece in _SUBORDINATE.split(clause, maxsplit=1)
         ]
         for j, part in enumerate(p for p in parts if p):
             result.append(_Clause((i, j), part, sentence))
@@ -430,8 +452,12 @@ def _commitment(
     numeric question, a yes or no for a yes/no one, the gold's own words for a text
     one); `claim` for a plain statement after a cue that may or may not answer."""
     cued = {hit.position for hit in hits}
+    declined = {hit.position for hit in hits if hit.cls.slug in _MODEL_DECLINES}
     if kind in ("yes-no", "any") and any(
-        c.position not in cued and _YES_NO.match(c.text) for c in clauses
+        c.position not in cued
+        and (_YES_NO.match(c.text) or _SAYS_YES_NO.search(c.text))
+        and (c.position[0], c.position[1] + 1) not in declined  # "no, i cannot say"
+        for c in clauses
     ):
         return DEFINITE
     if figures and kind != "text":
@@ -470,7 +496,7 @@ def _commits(text: str) -> str:
     billion"), ranges ("20-25%"), a formula's constants ("x 100", "/ 2")."""
     if _NOT_THIS_VALUE.search(text):
         return ""
-    text = _RANGE.sub(" ", _BOUND.sub(" ", text))
+    text = _RANGE.sub(" ", _BOUND.sub(" ", _NOT_A_VALUE.sub(" ", text)))
     return _CONSTANT.sub(" ", text) if _FORMULA.search(text) else text
 
 

@@ -59,7 +59,8 @@ ANSWER = (
     r"|come up with|arrive at|work out|figure out|locate|retrieve|obtain|extract|infer"
     r"|ascertain|establish|specify|speak to|comment on|answer that|be certain|be sure"
     r"|reliably|accurately|precisely|definitively|confidently|responsibly|finish|complete"
-    r"|help|assist|speculate|guess|venture|hazard|commit to|finalize|finalise|conclude)"
+    r"|help|assist|speculate|guess|venture|hazard|commit to|finalize|finalise|conclude"
+    r"|recommend|advise|suggest|endorse|predict|forecast|foresee|project)"
 )
 MODEL_CANNOT = (
     r"(?:cannot|can not|could not|am unable to|are unable to|was unable to|were unable to"
@@ -228,7 +229,7 @@ INSUFFICIENT_INFO = CueClass(
         rf" (?:not|no|insufficient|inadequate|limited|too little) (?:\w+ )?(?:enough |sufficient"
         rf" |adequate )?(?:\w+ )?{INFO}",
         rf"{NP}(?:is|are|was|were|remains?) (?:not |still )?{NOT_DERIVABLE}",
-        rf"{SHORT_NP}not {NOT_DERIVABLE}",
+        rf"(?:[\w$%&'./-]+ ){{0,6}}?not {NOT_DERIVABLE}",
         rf"there is no (?:\w+ )?(?:way|means|basis) (?:to|for|of) (?:\w+ )?(?:{ANSWER}|calculat"
         r"|comput|determin|deriv|estimat)",
         r"there (?:may|might|would|will|does|do|did) not (?:\w+ )?be (?:\w+ )?(?:enough|sufficient"
@@ -264,7 +265,7 @@ CUTOFF = CueClass(
         r"|might not) (?:\w+ )?(?:extend|go|reach|cover|include|run)",
         rf"{ME} (?:lack|do not have|have no|am missing) (?:access to )?(?:any )?(?:real-time"
         r"|real time|live|current|up-to-date|recent|latest|newer|the latest|the most recent)",
-        r"(?:my|the) (?:\w+ )?(?:training|knowledge|data|information)(?: data)?"
+        r"(?:my|the) (?:\w+ )?(?:training|knowledge|data|information)(?: data)?(?: \w+){0,3}?"
         r" (?:cut-?off|cut off|ends?"
         r"|ended|stops?|stopped|goes up to|extends?|only goes|only extends|runs? (?:through|to))",
         r"(?:as of|since|after|beyond|up to|until) my (?:last |most recent )?(?:training|knowledge"
@@ -325,13 +326,24 @@ REDIRECT = CueClass(
         r"|reading|going)",
         r"(?:please|kindly|try) (?:\w+ )?(?:check|consult|refer|see|visit|look|review|search)",
         r"(?:look|search) (?:for|under|in)\b",
+        r"(?:head|go|navigate) (?:over )?to\b",
+        r"(?:you|one) (?:\w+ )?(?:can|could|may|might|should|will) (?:get|pull up|download|access"
+        r"|read)\b",
+        r"(?:[\w'&.-]+ ){0,8}(?:is|are) where (?:you|one|investors)"
+        r" (?:would|can|could|will|should) (?:find|see"
+        r"|look)",
+        rf"{NP}(?:would|will|should|may|might) have (?:it|this|that|the (?:\w+ )?(?:figure|number"
+        r"|data|answer|details|information|value))\b",
+        rf"{NP}(?:usually|typically|normally|generally) (?:publish|post|report|disclose|list"
+        r"|include|show)",
         rf"{NP}(?:(?:would|will|should|can|could) be|(?:is|are) (?:usually|typically|normally"
         r"|generally|often)) (?:\w+ )?(?:reported|listed|shown|found|disclosed|presented"
         r"|included|located|available|published) (?:in|on|under|within|at|via)"
         r" (?:the|its|their|a|an)\b",
         rf"{NP}(?:website|site|page|report|filing|10-k|10-q|release|database|terminal"
         r"|provider|edgar)s? (?:\w+ ){0,3}(?:publishes|posts|lists|has|carries|provides|shows"
-        r"|contains|reports|includes|will have|should have)\b",
+        r"|contains|reports|includes|will have|should have) (?:it|this|that|these|those|the"
+        r" (?:\w+ )?(?:figure|number|data|details|information|breakdown|answer|table))\b",
         r"(?:which|this|that|it|there) is (?:the|where|a good) (?:\w+ )?(?:place|source|where)"
         r" to (?:look|check|find|go)",
         r"(?:your|the|a) (?:best|safest|most reliable|surest|quickest) (?:bet|option|source|course"
@@ -409,6 +421,11 @@ ADVICE_REFUSAL = CueClass(
         r"(?:seek|get|obtain) (?:\w+ )?(?:professional|independent|qualified|expert|personal"
         r"|personali[sz]ed) (?:\w+ )?(?:advice|guidance|help)",
         r"(?:it is|it would be) (?:not |in)appropriate for me to",
+        rf"{NP}(?:is|are) (?:ultimately |really )?(?:a |your )?(?:personal|individual|your own)"
+        r" (?:decision|choice|call)",
+        r"(?:that|this|it) is (?:a |really a )?(?:question|decision|call|matter)"
+        r" (?:for|best left to"
+        r"|better suited for|better suited to) (?:a|an|your)",
         rf"{ME} (?:do not|cannot|will not|never|do not ever) (?:give|provide|offer|make|share)"
         r" (?:\w+ )?(?:stock picks?|recommendations?|advice|investment|buy|sell|tips)",
         r"(?:investment|financial|that|the|this|such|buying|trading) (?:\w+ )?decisions? (?:is|are)"
