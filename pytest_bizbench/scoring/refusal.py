@@ -154,6 +154,8 @@ _BOUND = re.compile(
     r"|south of|in excess of|greater than|fewer than|up to|exceeding|exceeded|exceeds"
     rf"|approaching|nearly|almost|close to)\s*{_NUMBER}"
     rf"|{_NUMBER}\s*(?:or|and) (?:above|below|more|less|higher|lower|greater|over|under)\b"
+    rf"|\b(?:on the order of|in the ballpark of|in the neighbou?rhood of|in the region of)"
+    rf"\s*{_NUMBER}|{_NUMBER}\s*(?:or so|give or take|-ish)\b"
 )
 _RANGE = re.compile(
     rf"\bbetween\s*{_NUMBER}\s*and\s*{_NUMBER}|(?<!from )(?<!\d){_NUMBER}\s*(?:-|–|to)\s*{_NUMBER}"

@@ -248,7 +248,11 @@ INSUFFICIENT_INFO = CueClass(
         rf"{ANSWER}",
         rf"(?:\w+ ){{0,3}}(?:would|will|\w+ would) (?:need|require)s? (?:more|additional|further"
         rf"|the|other|access to|both|[\w-]+ (?:{INFO}))",
-        r"(?:unanswerable|not answerable|indeterminate|undeterminable|undetermined)\b",
+        r"(?:unanswerable|not answerable|indeterminate|undeterminable|undetermined"
+        r"|inconclusive)\b",
+        rf"{NP}(?:is|are|was|were|remains?) inconclusive\b",
+        r"there (?:is|was) not (?:enough|sufficient)\b",
+        rf"(?:not possible|impossible|not feasible) to (?:\w+ )?{ANSWER}",
         r"(?:the )?(?:question|query|request|answer) (?:cannot|can not|could not) be"
         r" (?:answered|determined|given)",
         r"(?:[\w-]+ ){0,4}(?:is|are|was|were) not derivable\b",
@@ -276,6 +280,11 @@ CUTOFF = CueClass(
         r"(?:without|lacking|no) (?:access to )?(?:real-time|real time|live|current|up-to-date"
         r"|recent) (?:\w+ )?(?:data|information|market data|filings|financials|figures|sources)",
         rf"{ME} (?:am|was) (?:only )?trained (?:on )?(?:data )?(?:up to|until|through|before)",
+        r"my (?:\w+ )?(?:information|data|knowledge|training(?: data)?) (?:is|may be|might be"
+        r"|could be|is probably) (?:not )?(?:current|up to date|up-to-date|outdated|out of date"
+        r"|dated|stale|old|incomplete|limited|not current)",
+        rf"{ME} can only (?:speak|comment|answer|provide|offer|share|report|go) (?:\w+ ){{0,3}}?"
+        r"(?:to|up to|through|until|as of|from)\b",
         rf"{ME} (?:only )?(?:have|possess|know) (?:\w+ )?(?:information|data|knowledge|training"
         r" data|filings|figures|results) (?:through|up to|until|as of|from before|prior to|to)\b",
         r"(?:this|that|the \w+|fy ?\d+|\d{4}) (?:\w+ ){0,3}(?:is|was|are|were|falls?) (?:after"
@@ -295,14 +304,17 @@ CAPABILITY = CueClass(
         r"|ai assistant)",
         rf"{ME} (?:do not|cannot|could not|am unable to|am not able to|lack the ability to"
         r"|have no ability to|have no way to|have no way of|do not have the ability to|have no"
-        r" means of) (?:\w+ )?(?:brows|access|open|search|retriev|view|read|look\w* up|pull"
+        r" means of) (?:\w+ )?(?:brows|access|open|search|retriev|view|read"
+        r"|look\w*(?: \w+)? up|pull"
         r"|fetch|download|query|connect|see)\w*(?! to be)",
         rf"{ME} (?:do not|does not|have|has) (?:have )?(?:no |any )?(?:\w+ )?(?:browsing|internet"
         r"|web|database|file|search|retrieval|lookup) (?:access|capabilit\w+|abilit\w+|tools?"
         r"|connection|plugins?)",
         rf"{ME} (?:do not|cannot) have access to (?:the |any |external |their |its )?"
         r"(?:\w+ )?(?:filings?|documents?|databases?|internet|web|sec|edgar|financial"
-        r" statements?|10-k|annual reports?|files?)",
+        r" statements?|10-k|annual reports?|files?|sources|tools|systems|resources|websites?)",
+        r"no (?:\w+ )?(?:internet|web|browsing|online|database|search) (?:access|connection"
+        r"|capabilit\w+|tools?)",
     ),
 )
 
@@ -382,6 +394,10 @@ ASKS_INPUT = CueClass(
         rf"{ME} (?:would|will|\w+ would) (?:need|require) (?:you to|your|the user to)",
         r"(?:send|share|provide|give|paste|tell|show) me\b",
         r"let me know\b",
+        rf"{ME} (?:need|require) (?:the|a|an|its|their|both|more|additional|further|to see"
+        r"|access|your)\b",
+        r"(?:send|share|provide|paste|upload|pass) (?:over|along|across)\b",
+        r"what (?:\w+ ){0,3}do you have\b",
         r"do you have (?:the|a|an|its|their|access|any|those|these)\b",
         r"feel free to (?:\w+ )?(?:share|send|provide|paste|upload|attach)",
         r"can i (?:get|have|see)\b",
@@ -506,6 +522,7 @@ PARTIAL_WORK = CueClass(
         r"(?:\w+ ){0,6}(?:i|we) (?:will |would |must |have to |need to )?(?:stop|halt|leave it)\b",
         r"(?:there is|there can be|so there is|i have|we have) no (?:final|complete|resulting"
         r"|definitive|overall|end) (?:number|figure|answer|result|value|ratio|percentage)",
+        rf"{NP}(?:needs|requires|would need|would require|depends on|hinges on)\b",
         r"(?:the )?(?:rest|remainder|remaining (?:\w+ )?(?:part|step|calculation)|final step"
         r"|second part|other half) (?:\w+ )?(?:is|are|remains?|cannot|can not|could not)",
         r"(?:which|that|this) (?:is|would be) (?:needed|required|necessary) (?:to|for)"
