@@ -69,6 +69,10 @@ NonAnswerJudge = Callable[[str, str, str], bool | None]
 _ABSENCE_CLASSES = frozenset(
     {"source-absence", "passive-unavailability", "insufficient-info", "rejects-premise"}
 )
+# classes that say the asked value is missing from what the model has
+_GAP_CLASSES = frozenset(
+    {"source-absence", "passive-unavailability", "insufficient-info", "partial-work"}
+)
 # classes that count only when the answer states no figure
 _NO_FIGURE_CLASSES = frozenset({"generic-substitute", "vague-estimate"})
 _PATTERNS: tuple[tuple[CueClass, tuple[re.Pattern[str], ...]], ...] = tuple(
@@ -318,7 +322,8 @@ def detect(
     best = max(hits, key=lambda hit: (hit.weight, -hit.position[0], -hit.position[1]))
     if _agrees(best, clauses, gold):
         return Decision(ANSWERED, agrees_with_gold=True)
-    gold_words = _content_words(gold) if kind == "text" else set()
+    # what the gold adds to the question: its topic words name no answer
+    gold_words = _content_words(gold) - _content_words(question) if kind == "text" else set()
     commitment = _commitment(kind, gold_words, clauses, hits, figures)
     if commitment == DEFINITE and figures and kind != "text":
         after = [
@@ -340,6 +345,15 @@ def detect(
                 return Decision(UNDETERMINED, PARTIAL_WORK.slug, cue)
             if not answers.grade("numeric", gold, answer, question).correct:
                 return Decision(REFUSED, PARTIAL_WORK.slug, cue)
+        gaps = [
+            hit
+            for hit in hits
+            if hit.cls.slug in _GAP_CLASSES and not hit.detail_only and hit.position < max(figures)
+        ]
+        if gaps and gold and not answers.grade("numeric", gold, answer, question).correct:
+            # the asked value is missing and the figure beside it is not the gold's:
+            # a step or another metric, not an answer
+            return Decision(REFUSED, gaps[0].cls.slug, _cut(gaps[0].sentence))
     if commitment == DEFINITE:
         return Decision(ANSWERED)
     if commitment == CLAIM and best.cls.slug != "advice-refusal":
