@@ -50,7 +50,8 @@ SHOWN = (
     r"|broken (?:out|down)|specified|presented|detailed|found|itemi[sz]ed|quantified"
     r"|identified|separated|split out|discussed|addressed|covered|published|captured"
     r"|spelled out|spelt out|indicated|revealed|contained|present|visible|known|made"
-    r"|released|filed|issued|out yet|yet available|shared|supplied|attached|sent)"
+    r"|released|filed|issued|out yet|yet available|shared|supplied|attached|sent|named"
+    r"|there|here)"
 )
 # verbs of the model producing an answer
 ANSWER = (
@@ -164,6 +165,11 @@ SOURCE_ABSENCE = CueClass(
     (
         rf"{SOURCE} (?:\w+ ){{0,3}}?{NEG} {ADV}(?:\w+ )?{SHOW}\b",
         rf"{SOURCE} (?:\w+ ){{0,3}}?{NEG}\s*$",
+        rf"{SOURCE} (?:\w+ ){{0,3}}?only (?:covers?|includes?|contains?|shows?|discuss(?:es)?"
+        r"|provides?|lists?|reports?|mentions?|gives?|has|have|deals? with|addresses)\b",
+        rf"only (?:the )?(?:[\w&'-]+ ){{0,4}}(?:is|are|was|were) (?:{SHOWN}|covered)\b",
+        rf"{SOURCE} (?:\w+ ){{0,3}}?(?:is|are|was|were) (?:ambiguous|unclear|vague|inconclusive"
+        r"|incomplete)\b",
         rf"{SOURCE} (?:\w+ ){{0,3}}?(?:lacks?|lacked|is missing|are missing|omits?|omitted"
         r"|leaves? out|left out)\b",
         rf"{SOURCE} (?:\w+ ){{0,3}}?(?:is|are|was|were|remains?) (?:silent|mute|quiet)\b",
@@ -252,6 +258,9 @@ INSUFFICIENT_INFO = CueClass(
         r"|inconclusive)\b",
         rf"{NP}(?:is|are|was|were|remains?) inconclusive\b",
         r"there (?:is|was) not (?:enough|sufficient)\b",
+        r"(?:it is|this is|that is|it remains|which is) (?:\w+ )?(?:unclear|not clear|uncertain"
+        r"|ambiguous)\b",
+        r"(?:unclear|not clear|uncertain) (?:from|based on|given|in|whether|what|who|which|how)\b",
         rf"(?:not possible|impossible|not feasible) to (?:\w+ )?{ANSWER}",
         r"(?:the )?(?:question|query|request|answer) (?:cannot|can not|could not) be"
         r" (?:answered|determined|given)",
