@@ -30,7 +30,7 @@ from pytest_bizbench.cases.qa import FINANCEBENCH
 from pytest_bizbench.scoring import Embedder, JudgeFn
 from pytest_bizbench.scoring.answers import grade
 from pytest_bizbench.scoring.judge import checked_grade
-from pytest_bizbench.scoring.passk import Spread, pass_at_k_details, pass_at_k_metrics
+from pytest_bizbench.scoring.passk import Spread, pass_at_k_metrics, sample_details
 from pytest_bizbench.scoring.refusal import (
     UNDETERMINED,
     Decision,
@@ -221,7 +221,7 @@ class QAAnswer(BenchmarkPlugin):
                 "shown": spread.shown,
                 "scores": [entry["score"] for entry in entries],
             },
-            **pass_at_k_details(n, correct, self.pass_at),
+            **sample_details(n, correct, self.pass_at),
         }
         return ScoredDocument(document, spread.mean, details)
 
