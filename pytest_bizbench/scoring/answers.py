@@ -306,14 +306,12 @@ def _contains(gold: str, answer: str) -> Verdict:
 
 def _answer_polarity(answer: str) -> str | None:
     """The answer's yes or no; "No dividend was paid" says no too, unless the answer
-    declines ("No information is given")."""
+    declines ("No information is given", "No, I can't say")."""
     given = polarity(answer)
-    if (
-        given is None
-        and normalize_answer(answer).startswith("no ")
-        and not refusal.is_refusal(answer)
-    ):
-        return "no"
+    if given is None and normalize_answer(answer).startswith("no "):
+        given = "no"
+    if given is not None and refusal.is_refusal(answer):
+        return None
     return given
 
 
