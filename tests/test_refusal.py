@@ -322,3 +322,13 @@ def test_old_catalog_refusals_stay_refusals(text: str) -> None:
 @pytest.mark.parametrize("text", OLD_ANSWERS)
 def test_old_catalog_answers_stay_answers(text: str) -> None:
     assert not is_refusal(text)
+
+
+def test_a_long_answer_is_read_by_head_and_tail() -> None:
+    middle = "Revenue, costs, and margins, as discussed, " * 2000
+    decision = detect("I cannot answer that. " + middle + "Thanks.")
+    assert decision.refusal_class == "inability"
+    # a cue buried in the middle of a long answer is not read
+    assert detect("Revenue grew. " + middle + " I cannot answer that. " + middle).outcome == (
+        ANSWERED
+    )

@@ -57,6 +57,7 @@ ANSWERED, REFUSED, UNDETERMINED = "answered", "refused", "undetermined"
 REFUSE_AT = 0.75
 UNDECIDED_AT = 0.5
 CUE_CHARS = 200
+HEAD_CHARS, TAIL_CHARS = 3000, 1000  # how much of a long answer is read
 DEFINITE, CLAIM = "definite", "claim"
 FIRST, LAST, MIDDLE = 1.0, 0.9, 0.75
 # `pytest_bizbench_judge` is asked "is this a non-answer?" with `field` set to this
@@ -409,7 +410,11 @@ def _cut(text: str) -> str:
 
 
 def _clauses(answer: str) -> list[_Clause]:
-    """Each sentence's clauses, normalised, quoted speech taken out."""
+    """Each sentence's clauses, normalised, quoted speech taken out. A long answer is
+    read by its head and tail only: cues sit in the first and last sentences, and
+    the cost of the cue patterns grows faster than the text."""
+    if len(answer) > HEAD_CHARS + TAIL_CHARS:
+        answer = answer[:HEAD_CHARS] + "\n" + answer[-TAIL_CHARS:]
     sentences = [s.strip() for s in _SENTENCE.split(answer.strip()) if s and s.strip()]
     result = []
     for i, sentence in enumerate(sentences):
