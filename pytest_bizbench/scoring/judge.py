@@ -23,6 +23,8 @@ wrong, contradicts the gold answer, or declines to answer.
 Answer with one JSON object and nothing else: {"score": N, "reason": "<one sentence>"}
 """
 
+# `qa-answer` asks its judge "is this a non-answer?" with `field` = this prefix + question
+NONANSWER_FIELD = "non-answer? "
 NONANSWER_RUBRIC = """You decide whether a system's answer to a question about business documents
 attempts an answer or declines to give one. A non-answer says the information is
 missing, cannot be determined or is out of reach, redirects to another source, asks
@@ -72,9 +74,14 @@ class Judge:
     @staticmethod
     def nonanswer_prompt(question: str, expected: Any, answer: Any) -> str:
         """The non-answer rubric with the question, gold answer and answer (the
-        `qa-answer` undetermined path: `field` starts with `NONANSWER_FIELD`)."""
+        `qa-answer` undetermined path; a `NONANSWER_FIELD` prefix is dropped)."""
         return _with_values(
-            NONANSWER_RUBRIC, {"question": question, "gold_answer": expected, "answer": answer}
+            NONANSWER_RUBRIC,
+            {
+                "question": question.removeprefix(NONANSWER_FIELD),
+                "gold_answer": expected,
+                "answer": answer,
+            },
         )
 
     @staticmethod

@@ -36,7 +36,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from pytest_bizbench.scoring import answers  # a module: answers reads this one too
-from pytest_bizbench.scoring.judge import checked_grade
+from pytest_bizbench.scoring.judge import NONANSWER_FIELD, checked_grade
 from pytest_bizbench.scoring.ladder import JudgeFn
 from pytest_bizbench.scoring.refusal_catalog import (
     ABSENT_THING,
@@ -60,9 +60,8 @@ CUE_CHARS = 200
 HEAD_CHARS, TAIL_CHARS = 3000, 1000  # how much of a long answer is read
 DEFINITE, CLAIM = "definite", "claim"
 FIRST, LAST, MIDDLE = 1.0, 0.9, 0.75
-# `pytest_bizbench_judge` is asked "is this a non-answer?" with `field` set to this
-# prefix and the question; a grade of 50 or more means a non-answer
-NONANSWER_FIELD = "non-answer? "
+# `pytest_bizbench_judge` is asked "is this a non-answer?" with `field` set to
+# `NONANSWER_FIELD` and the question; a grade of 50 or more means a non-answer
 NONANSWER_AT = 50.0
 # (question, answer, gold) -> True for a non-answer, False for an attempt, None undecided
 NonAnswerJudge = Callable[[str, str, str], bool | None]
