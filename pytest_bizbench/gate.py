@@ -200,6 +200,7 @@ class Completeness:
     errors: tuple[dict[str, Any], ...]
     missing: tuple[dict[str, Any], ...]
     shard: bool = False  # one CI shard of a run (--bizbench-shard)
+    notes: tuple[str, ...] = ()  # said once, never failing (rows that match no case)
 
     @property
     def complete(self) -> bool:
@@ -216,6 +217,7 @@ class Completeness:
             "errors": list(self.errors),
             "missing": list(self.missing),
             "shard": self.shard,
+            "notes": list(self.notes),
         }
 
     def reasons(self) -> list[str]:

@@ -20,6 +20,7 @@ from pytest_bizbench.benchmarks.review_retrieval import ReviewRetrieval
 from pytest_bizbench.llm.runtime import LLMRuntime
 from pytest_bizbench.scoring import Embedder, FieldLadder, JudgeFn
 from pytest_bizbench.scoring.judge import Judge
+from pytest_bizbench.scoring.refusal import hook_nonanswer_judge
 from pytest_bizbench.sdk import BenchmarkPlugin, validate_benchmark_class
 from pytest_bizbench.settings import Settings
 
@@ -119,10 +120,13 @@ def build_registry(
     if settings.builtin_benchmarks:
         embed, judge = _hook_callables(config)
         qa_judge = judge
+        nonanswer = None  # from the hook, QAAnswer asks it with the non-answer field
         if llm is not None:
             embed = embed or llm.embedder()
             if judge is None:
                 judge, qa_judge = llm.judge(Judge.prompt), llm.judge(Judge.qa_prompt)
+                asked = llm.judge(Judge.nonanswer_prompt)
+                nonanswer = hook_nonanswer_judge(asked) if asked is not None else None
         builtins.append(
             FieldAccuracy(
                 FieldLadder(FieldAccuracy.ladder_config(settings.ladder), embed=embed, judge=judge)
@@ -132,7 +136,12 @@ def build_registry(
         qa = settings.qa
         builtins.append(
             QAAnswer(
-                qa.scorer, qa.pass_at_k, settings.ladder.strictness, embed=embed, judge=qa_judge
+                qa.scorer,
+                qa.pass_at_k,
+                settings.ladder.strictness,
+                embed=embed,
+                judge=qa_judge,
+                nonanswer_judge=nonanswer,
             )
         )
         builtins.append(ReviewAssessment(settings.review.thresholds))

@@ -331,6 +331,7 @@ def test_report_shape_terminal_and_step_summary(
         "errors": [],
         "missing": [],
         "shard": False,
+        "notes": [],
     }
     text = (suite.path / "out" / "r.json").read_text()
     assert (
