@@ -45,14 +45,18 @@ def assign(
     has exactly one positive score the best pairing is those scores, with no search.
     A matrix of 0s and 1s (the cheap rungs' scores, free text aside) goes to
     `kuhn_munkres_unit`, anything else to the numpy spelling when numpy is installed;
-    `solver` forces one dense solver.
+    `solver` forces one dense solver and no shortcut: the search as before the bulk path.
     """
     del n_cols  # the columns that matter are the ones some row scores
     live_rows = [i for i, row in enumerate(rows) if row]
     live_cols = sorted({j for i in live_rows for j in rows[i]})
     if not live_cols:
         return []
-    if len(live_rows) == len(live_cols) and all(len(rows[i]) == 1 for i in live_rows):
+    if (
+        solver is None
+        and len(live_rows) == len(live_cols)
+        and all(len(rows[i]) == 1 for i in live_rows)
+    ):
         pairs = [(i, next(iter(rows[i]))) for i in live_rows]
         if len({j for _, j in pairs}) == len(pairs):
             return [(i, j, rows[i][j]) for i, j in pairs]

@@ -141,35 +141,40 @@ class PairScorer:
 
     def rows(self, name: str, wanted: Sequence[Any], given: Sequence[Any]) -> list[Row]:
         """One row per expected item: its positive scores by actual item index."""
-        columns = _Columns(given)
+        return self._rows(name, wanted, _Columns(given))
+
+    def _rows(self, name: str, wanted: Sequence[Any], columns: _Columns) -> list[Row]:
+        """Rows of one kind are computed together: texts in one rapidfuzz call, objects
+        one sub-field at a time over all of them."""
         rows: list[Row] = [{} for _ in wanted]
         texts: list[tuple[int, str]] = []
+        objects: list[tuple[int, Mapping[Any, Any]]] = []
         for i, item in enumerate(wanted):
-            if not _is_scalar(item):
+            if isinstance(item, Mapping):
+                objects.append((i, item))
+            elif not _is_scalar(item):
                 rows[i] = self._row(name, item, columns)
             elif (kind := scalar_kind(name, item, self._config))[0] == "text":
                 texts.append((i, kind[1]))
             else:
                 rows[i] = self._scalar_row(name, kind, columns)
-        for (i, _), row in zip(
-            texts, self._text_rows(name, [t for _, t in texts], columns), strict=True
-        ):
+        found = self._text_rows(name, [text for _, text in texts], columns) if texts else []
+        for (i, _), row in zip(texts, found, strict=True):
+            rows[i] = row
+        found = self._nested_rows([item for _, item in objects], columns) if objects else []
+        for (i, _), row in zip(objects, found, strict=True):
             rows[i] = row
         return rows
 
     def _row(self, name: str, expected: Any, columns: _Columns) -> Row:
-        config = self._config
-        if isinstance(expected, (list, tuple)):
-            return {
-                j: score
-                for j, item in enumerate(columns.items)
-                if item is not None and (score := self._rate(name, expected, item)) > 0.0
-            }
-        if isinstance(expected, Mapping):
-            return self._nested_row(expected, columns)
+        """A bool's row by lookup; a list's (a set inside a set) one pair at a time."""
         if isinstance(expected, bool):
             return {j: 1.0 for j, stated in enumerate(columns.bools()) if stated is expected}
-        return self._scalar_row(name, scalar_kind(name, expected, config), columns)
+        return {
+            j: score
+            for j, item in enumerate(columns.items)
+            if item is not None and (score := self._rate(name, expected, item)) > 0.0
+        }
 
     def _scalar_row(self, name: str, kind: tuple[str, Any], columns: _Columns) -> Row:
         config = self._config
@@ -180,17 +185,19 @@ class PairScorer:
             return dict.fromkeys(columns.dates(config.date_order).get(value, ()), 1.0)
         return self._text_rows(name, [value], columns)[0]
 
-    def _nested_row(self, expected: Mapping[Any, Any], columns: _Columns) -> Row:
-        """Mean of the sub-field rows, over the actual items that are objects."""
-        subs = [
-            self._row(str(key), sub, columns.sub(key))
-            for key, sub in expected.items()
-            if sub is not None
-        ]
-        if not subs:
-            return dict.fromkeys(columns.mappings, 1.0)
-        hit = sorted({j for sub in subs for j in sub})
-        return {j: math.fsum(sub.get(j, 0.0) for sub in subs) / len(subs) for j in hit}
+    def _nested_rows(self, wanted: list[Mapping[Any, Any]], columns: _Columns) -> list[Row]:
+        """Means of the sub-field rows, over the actual items that are objects."""
+        holders: dict[Any, list[int]] = {}  # sub-field key -> the objects giving it
+        for p, item in enumerate(wanted):
+            for key, sub in item.items():
+                if sub is not None:
+                    holders.setdefault(key, []).append(p)
+        subs: list[list[Row]] = [[] for _ in wanted]
+        for key, owners in holders.items():
+            found = self._rows(str(key), [wanted[p][key] for p in owners], columns.sub(key))
+            for p, row in zip(owners, found, strict=True):
+                subs[p].append(row)
+        return [_mean(rows, columns.mappings) for rows in subs]
 
     def _number_row(self, target: float, columns: _Columns) -> Row:
         """Items within tolerance, found by bisection with a margin, then checked exactly."""
@@ -252,6 +259,14 @@ class PairScorer:
             if score > 0.0:
                 row[index[k]] = score
         return row
+
+
+def _mean(rows: list[Row], objects: list[int]) -> Row:
+    """An object's row from its sub-field rows; with no sub-field asked, 1 per object."""
+    if not rows:
+        return dict.fromkeys(objects, 1.0)
+    hit = sorted({j for row in rows for j in row})
+    return {j: math.fsum(row.get(j, 0.0) for row in rows) / len(rows) for j in hit}
 
 
 def _is_scalar(item: Any) -> bool:
