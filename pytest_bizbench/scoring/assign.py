@@ -79,11 +79,14 @@ def assign(
 def _solve(sparse: list[Row], cols: int, solver: Solver | None) -> list[tuple[int, int]]:
     if solver is None and all(score == 1.0 for row in sparse for score in row.values()):
         return kuhn_munkres_unit([sorted(row) for row in sparse], cols)
+    np = numpy_module() if solver is None else None
+    if np is not None:
+        scores = np.zeros((len(sparse), cols))
+        for r, row in enumerate(sparse):
+            scores[r, list(row)] = list(row.values())
+        return kuhn_munkres_numpy(np, scores)
     dense = [[row.get(j, 0.0) for j in range(cols)] for row in sparse]
-    if solver is not None:
-        return solver(dense)
-    np = numpy_module()
-    return kuhn_munkres(dense) if np is None else kuhn_munkres_numpy(np, dense)
+    return (solver or kuhn_munkres)(dense)
 
 
 def kuhn_munkres_unit(ones: list[list[int]], cols: int) -> list[tuple[int, int]]:
@@ -224,7 +227,7 @@ def kuhn_munkres(scores: list[list[float]]) -> list[tuple[int, int]]:
     return [(owner[j] - 1, j - 1) for j in range(1, cols + 1) if owner[j]]
 
 
-def kuhn_munkres_numpy(np: Any, scores: list[list[float]]) -> list[tuple[int, int]]:
+def kuhn_munkres_numpy(np: Any, scores: Any) -> list[tuple[int, int]]:
     """`kuhn_munkres` with each scan over the columns as array operations.
 
     The same IEEE operations on the same values: the minimum is the first index

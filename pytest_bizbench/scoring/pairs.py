@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import bisect
 import math
+from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from datetime import date
 from typing import TYPE_CHECKING, Any
@@ -200,18 +201,23 @@ class PairScorer:
         return [_mean(rows, columns.mappings) for rows in subs]
 
     def _number_row(self, target: float, columns: _Columns) -> Row:
-        """Items within tolerance, found by bisection with a margin, then checked exactly."""
+        """Items within tolerance, found by bisection. Inside the tolerance less a margin
+        of a few ulps every item matches; the two edge bands are checked exactly."""
         config = self._config
         values, index = columns.numbers()
         bound = max(config.rel_tol * abs(target), config.abs_tol)
-        margin = bound + 4.0 * math.ulp(2.0 * (abs(target) + bound) + 1.0)
-        low = bisect.bisect_left(values, target - margin)
-        high = bisect.bisect_right(values, target + margin)
-        return {
-            index[k]: 1.0
-            for k in range(low, high)
-            if numbers_match(target, values[k], config.rel_tol, config.abs_tol)
-        }
+        ulps = 4.0 * math.ulp(2.0 * (abs(target) + bound) + 1.0)
+        low = bisect.bisect_left(values, target - (bound + ulps))
+        high = bisect.bisect_right(values, target + (bound + ulps))
+        inner_low = inner_high = low
+        if bound > ulps:
+            inner_low = bisect.bisect_left(values, target - (bound - ulps), low, high)
+            inner_high = bisect.bisect_right(values, target + (bound - ulps), inner_low, high)
+        row = dict.fromkeys(index[inner_low:inner_high], 1.0)
+        for k in (*range(low, inner_low), *range(inner_high, high)):
+            if numbers_match(target, values[k], config.rel_tol, config.abs_tol):
+                row[index[k]] = 1.0
+        return row
 
     def _text_rows(self, name: str, queries: list[str], columns: _Columns) -> list[Row]:
         config = self._config
@@ -262,9 +268,14 @@ class PairScorer:
 
 
 def _mean(rows: list[Row], objects: list[int]) -> Row:
-    """An object's row from its sub-field rows; with no sub-field asked, 1 per object."""
+    """An object's row from its sub-field rows; with no sub-field asked, 1 per object.
+
+    Sub-scores of 0 and 1 only are counted (a count of ones is their exact sum)."""
     if not rows:
         return dict.fromkeys(objects, 1.0)
+    if all(set(row.values()) <= {1.0} for row in rows):
+        counts = Counter(j for row in rows for j in row)
+        return {j: counts[j] / len(rows) for j in sorted(counts)}
     hit = sorted({j for row in rows for j in row})
     return {j: math.fsum(row.get(j, 0.0) for row in rows) / len(rows) for j in hit}
 
