@@ -8,12 +8,11 @@ from __future__ import annotations
 
 import json
 import random
-import sys
-from collections.abc import Iterator
 from datetime import date, timedelta
 from typing import Any
 
 import pytest
+from bizhelpers import Suite, jsonl
 
 from pytest_bizbench.scoring import FieldLadder, LadderConfig
 from pytest_bizbench.scoring.assign import (
@@ -23,7 +22,6 @@ from pytest_bizbench.scoring.assign import (
     kuhn_munkres_unit,
     numpy_module,
 )
-from tests.bizhelpers import Suite, jsonl
 
 WORDS = ["acme", "acme corp", "ACME Corp.", "beta llc", "gamma", "gama", "", " ", "Straße"]
 NUMBERS = [1, 2, 2.0, "2", "$2.00", "1,000", "1000", 0.5, "n/a", 1e300, -3, "(3)"]
@@ -33,13 +31,14 @@ FIELDS = {"notes", "amounts", "dates", "items"}
 
 
 @pytest.fixture(params=["numpy", "pure-python"])
-def numpy_or_not(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
+def numpy_or_not(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
     """Each test twice: with numpy (the `fast` extra) and as if it were not installed."""
     if request.param == "pure-python":
-        monkeypatch.setitem(sys.modules, "numpy", None)
-    numpy_module.cache_clear()
-    yield request.param
-    numpy_module.cache_clear()
+        for module in ("assign", "pairs"):
+            monkeypatch.setattr(f"pytest_bizbench.scoring.{module}.numpy_module", lambda: None)
+    elif numpy_module() is None:
+        pytest.skip("numpy is not installed")
+    return str(request.param)
 
 
 def item(rng: random.Random, depth: int = 0) -> Any:
