@@ -8,14 +8,15 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from pytest_bizbench.casekinds import Case, CaseKind, PredictionShapeError
+from pytest_bizbench.failure import unscored_fields
 from pytest_bizbench.payload import ERROR, MISSING, SCORED, SKIPPED, DocumentPayload
 from pytest_bizbench.predcache import PredictionCache
 from pytest_bizbench.predictions import PredictionError, Predictions
-from pytest_bizbench.scoring.passk import Spread
+from pytest_bizbench.scoring.passk import Spread, sample_details
 from pytest_bizbench.sdk import (
     BenchmarkPlugin,
     ExtendedDocument,
@@ -31,6 +32,16 @@ RUNS_KEY = "runs"
 
 
 @dataclass(frozen=True, slots=True)
+class TimedPrediction:
+    """A live answer that carries its own latency and token usage: a call made ahead of
+    its item (the `llm:` source) is timed where it ran, not where it is collected."""
+
+    prediction: Any
+    latency_ms: float
+    usage: dict[str, int] | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class Prediction:
     """A case's prediction: the fields of each run (one for a plain prediction)."""
 
@@ -38,6 +49,19 @@ class Prediction:
     runs: tuple[dict[str, Any], ...] = ()
     latency_ms: float | None = None
     error: str | None = None
+    usage: dict[str, int] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class SampleRule:
+    """When one run of a repeated prediction passes (the item's pass mark), and the
+    k of pass@k and pass^k."""
+
+    pass_mark: float = 0.0
+    ks: tuple[int, ...] = (1,)
+
+    def passes(self, scored: ScoredDocument) -> bool:
+        return float(scored.score) >= self.pass_mark and not unscored_fields(scored.details)
 
 
 def _runs(raw: Any) -> list[Any]:
@@ -100,6 +124,9 @@ def predict(
         latency = (time.perf_counter() - start) * 1000.0
         return Prediction(True, (), latency, f"{type(exc).__name__}: {exc}")
     latency = (time.perf_counter() - start) * 1000.0
+    usage = None
+    if isinstance(raw, TimedPrediction):
+        raw, latency, usage = raw.prediction, raw.latency_ms, raw.usage
     if raw is None:
         return Prediction(False, (), latency)
     try:
@@ -108,13 +135,14 @@ def predict(
         return Prediction(True, (), latency, f"pytest_bizbench_predict: {exc}")
     if cache is not None:
         cache.put(model, case.id, case.case_hash, raw, latency)
-    return shaped
+    return replace(shaped, usage=usage) if usage is not None else shaped
 
 
-def _group_key(benchmark: BenchmarkPlugin, document: ExtendedDocument) -> str | None:
-    if benchmark.group_by is None:
+def _group_key(document: ExtendedDocument, name: str | None) -> str | None:
+    """The value of field `name` as a group or cluster key; None without a field."""
+    if name is None:
         return None
-    value = lookup_field(document, benchmark.group_by)
+    value = lookup_field(document, name)
     if value is None or isinstance(value, (dict, list)):
         return "unknown"
     return str(value)
@@ -131,6 +159,8 @@ def evaluate(
     hook: PredictHook | None,
     regex_timeout: float,
     cache: PredictionCache | None = None,
+    samples: SampleRule | None = None,
+    cluster_by: str | None = None,
 ) -> DocumentPayload:
     """The payload of one item; never raises for a bad prediction or benchmark."""
 
@@ -185,40 +215,53 @@ def evaluate(
         message = f"benchmark {benchmark.name!r} raised {type(exc).__name__}: {exc}"
         return payload(ERROR, None, message=message, **latency)
     try:
-        score, details, shown = _combine([check_scored(benchmark, r) for r in results])
+        score, details, shown = _combine(
+            [check_scored(benchmark, r) for r in results], samples or SampleRule()
+        )
         document = documents[shown]
         rules = tuple(
             rule.name for rule in benchmark.MATCH_RULES if rule.matches(document, regex_timeout)
         )
     except (ValueError, RegexTimeout) as exc:
         return payload(ERROR, None, message=str(exc), **latency)
+    if prediction.usage is not None:
+        details = {**details, "usage": prediction.usage}
     return payload(
         SCORED,
         score,
         details=details,
         rules=rules,
-        group=_group_key(benchmark, document),
+        group=_group_key(document, benchmark.group_by),
+        cluster=_group_key(document, cluster_by),
         **latency,
     )
 
 
-def _combine(scored: list[ScoredDocument]) -> tuple[float, dict[str, Any], int]:
+def _combine(scored: list[ScoredDocument], rule: SampleRule) -> tuple[float, dict[str, Any], int]:
     """(score, details, index of the run shown) of an item.
 
     One run: its own. Several runs (a repeated prediction): the mean score, and the
-    details of the median-by-score run plus `runs` = `{n, mean, min, max, shown,
-    scores}`, so a reader sees a typical run and how far the runs spread.
+    details of the median-by-score run plus `runs` = `{n, passed, mean, min, max,
+    shown, scores}` and the sample statistics (`flip`, pass@k, pass^k), so a reader
+    sees a typical run, how far the runs spread and whether they disagree.
     """
     if len(scored) == 1:
         return float(scored[0].score), scored[0].details, 0
     scores = [float(s.score) for s in scored]
     spread = Spread.of(scores)
+    passed = sum(1 for s in scored if rule.passes(s))
     summary = {
         "n": spread.n,
+        "passed": passed,
         "mean": spread.mean,
         "min": spread.min,
         "max": spread.max,
         "shown": spread.shown,
         "scores": scores,
     }
-    return spread.mean, {**scored[spread.shown].details, RUNS_KEY: summary}, spread.shown
+    details = {
+        **scored[spread.shown].details,
+        RUNS_KEY: summary,
+        **sample_details(spread.n, passed, rule.ks),
+    }
+    return spread.mean, details, spread.shown

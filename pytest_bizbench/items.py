@@ -17,7 +17,7 @@ from _pytest._code.code import ExceptionInfo, TerminalRepr
 
 from pytest_bizbench.casekinds import Case, CaseKind
 from pytest_bizbench.cases import CaseError
-from pytest_bizbench.evaluate import evaluate
+from pytest_bizbench.evaluate import SampleRule, evaluate
 from pytest_bizbench.failure import (
     BenchmarkCrash,
     CaseFailure,
@@ -29,6 +29,7 @@ from pytest_bizbench.failure import (
 from pytest_bizbench.payload import ERROR, MISSING, PAYLOAD_KEY, SKIPPED, DocumentPayload
 from pytest_bizbench.predcache import PredictionCache
 from pytest_bizbench.runstate import run_state
+from pytest_bizbench.scoring.passk import flaky_message
 from pytest_bizbench.sdk import BenchmarkPlugin
 
 
@@ -187,6 +188,10 @@ class CaseItem(BizbenchItem):
                 return hook(case=case, model=model, config=self.config)
 
         cache_dir = state.settings.prediction_cache
+        llm = state.llm
+        if llm is not None and llm.serves(self.model):
+            # an llm: model answers through the endpoint, whose client caches replies
+            predict, cache_dir = llm.answer, None
         kind = self.parent.kind if isinstance(self.parent, CaseFile) else None
         assert kind is not None, "case items live in case files"
         payload = evaluate(
@@ -199,8 +204,12 @@ class CaseItem(BizbenchItem):
             hook=predict,
             regex_timeout=state.settings.regex_timeout,
             cache=PredictionCache(cache_dir) if cache_dir else None,
+            samples=SampleRule(self.pass_mark()[0], state.settings.qa.pass_at_k),
+            cluster_by=state.settings.cluster_by,
         )
         self.payload = payload
+        if llm is not None:
+            llm.stop_if_refused(self.session)
         if payload.status == ERROR:
             self.publish(payload)
             raise BenchmarkCrash(payload.message)
@@ -224,6 +233,9 @@ class CaseItem(BizbenchItem):
         mark, source = self.pass_mark()
         score = payload.score or 0.0
         if score < mark or unscored_fields(payload.details):
+            flaky = flaky_message(payload.details)
+            if flaky is not None and run_state(self.config).settings.flaky == "xfail":
+                pytest.xfail(flaky)  # ini bizbench_flaky = xfail; still aggregated
             raise ScoreBelowPassMark(payload, mark, source)
 
     def reportinfo(self) -> tuple[Path, int | None, str]:

@@ -16,7 +16,9 @@ from pytest_bizbench.benchmarks.field_accuracy import FieldAccuracy
 from pytest_bizbench.benchmarks.qa_answer import QAAnswer
 from pytest_bizbench.benchmarks.review_assessment import ReviewAssessment
 from pytest_bizbench.benchmarks.review_retrieval import ReviewRetrieval
+from pytest_bizbench.llm.runtime import LLMRuntime
 from pytest_bizbench.scoring import Embedder, FieldLadder, JudgeFn
+from pytest_bizbench.scoring.judge import Judge
 from pytest_bizbench.sdk import BenchmarkPlugin, validate_benchmark_class
 from pytest_bizbench.settings import Settings
 
@@ -103,11 +105,22 @@ def _hook_callables(config: pytest.Config) -> tuple[Embedder | None, JudgeFn | N
     return embed, judge
 
 
-def build_registry(config: pytest.Config, settings: Settings) -> Registry:
-    """Every benchmark of the run, validated; a bad one is a `pytest.UsageError`."""
+def build_registry(
+    config: pytest.Config, settings: Settings, llm: LLMRuntime | None = None
+) -> Registry:
+    """Every benchmark of the run, validated; a bad one is a `pytest.UsageError`.
+
+    The model rungs are the conftest hooks when implemented, else the endpoint's
+    judge and embedding models when set (the QA judge with its own rubric).
+    """
     found: list[BenchmarkPlugin] = []
     if settings.builtin_benchmarks:
         embed, judge = _hook_callables(config)
+        qa_judge = judge
+        if llm is not None:
+            embed = embed or llm.embedder()
+            if judge is None:
+                judge, qa_judge = llm.judge(Judge.prompt), llm.judge(Judge.qa_prompt)
         found.append(
             FieldAccuracy(
                 FieldLadder(FieldAccuracy.ladder_config(settings.ladder), embed=embed, judge=judge)
@@ -116,7 +129,9 @@ def build_registry(config: pytest.Config, settings: Settings) -> Registry:
         found.append(AgentFs(settings.agent, settings.regex_timeout, settings.qa.pass_at_k))
         qa = settings.qa
         found.append(
-            QAAnswer(qa.scorer, qa.pass_at_k, settings.ladder.strictness, embed=embed, judge=judge)
+            QAAnswer(
+                qa.scorer, qa.pass_at_k, settings.ladder.strictness, embed=embed, judge=qa_judge
+            )
         )
         found.append(ReviewAssessment(settings.review.thresholds))
         found.append(ReviewRetrieval(settings.review))

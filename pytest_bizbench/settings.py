@@ -15,6 +15,7 @@ from pytest_bizbench.benchmarks.agent_fs import (
 )
 from pytest_bizbench.benchmarks.review_retrieval import REVIEW_INI, ReviewConfig
 from pytest_bizbench.gate import Threshold, parse_threshold
+from pytest_bizbench.llm.options import DEFAULT_KEY_ENV, LLM_PREFIX, LiveModel, LLMOptions
 from pytest_bizbench.scoring import LadderConfig
 from pytest_bizbench.scoring.ladder import DEFAULT_MAX_LIST_ITEMS, DEFAULT_MAX_TEXT_CHARS
 from pytest_bizbench.sdk import DEFAULT_REGEX_TIMEOUT
@@ -85,6 +86,12 @@ class Settings:
     agent: AgentConfig = field(default_factory=AgentConfig)
     qa: QAOptions = QAOptions()
     prediction_cache: Path | None = None
+    llm: LLMOptions = field(default_factory=LLMOptions)
+    cluster_by: str | None = None  # case field whose value clusters paired deltas
+    flaky: str = "fail"  # fail or xfail: how a failing case whose samples flip ends
+
+
+FLAKY_MODES = ("fail", "xfail")
 
 
 def default_settings() -> Settings:
@@ -198,6 +205,23 @@ def add_options(parser: pytest.Parser) -> None:
     )
     _add_baseline_options(group, parser)
     _add_qa_options(group, parser)
+    _add_llm_options(parser)
+
+
+def _add_llm_options(parser: pytest.Parser) -> None:
+    ini = parser.addini
+    ini("bizbench_llm_base_url", "OpenAI-compatible endpoint, e.g. http://localhost:8000/v1.")
+    ini(
+        "bizbench_llm_api_key_env",
+        "name of the environment variable holding the endpoint's API key.",
+        default=DEFAULT_KEY_ENV,
+    )
+    ini("bizbench_judge_model", "endpoint model for the judge rung (a conftest hook wins).")
+    ini("bizbench_embedding_model", "endpoint model for the embedding rung (a hook wins).")
+    ini("bizbench_llm_concurrency", "endpoint calls in flight per process.", default="8")
+    ini("bizbench_llm_timeout", "seconds one endpoint call may take.", default="60")
+    ini("bizbench_llm_retries", "retries of a call after 429, 5xx or a timeout.", default="4")
+    ini("bizbench_llm_backoff", "seconds before the first retry, doubled each retry.", default="1")
 
 
 def _add_qa_options(group: pytest.OptionGroup, parser: pytest.Parser) -> None:
@@ -284,6 +308,16 @@ def _add_baseline_options(group: pytest.OptionGroup, parser: pytest.Parser) -> N
     parser.addini(
         "bizbench_worst_cases", "worst-regressed cases listed per comparison.", default="10"
     )
+    parser.addini(
+        "bizbench_cluster_by",
+        "case field (e.g. company) whose cases move together: clustered errors.",
+        default="",
+    )
+    parser.addini(
+        "bizbench_flaky",
+        "fail or xfail: a failing case whose samples disagree fails, or is xfail.",
+        default="fail",
+    )
 
 
 def _ini_base(config: pytest.Config) -> Path:
@@ -301,12 +335,17 @@ def _number(config: pytest.Config, key: str, low: float, high: float) -> float:
     return value
 
 
-def _predictions(config: pytest.Config) -> tuple[PredictionSpec, ...]:
+def _predictions(
+    config: pytest.Config,
+) -> tuple[tuple[PredictionSpec, ...], tuple[LiveModel, ...], tuple[str, ...]]:
+    """(file sources, `llm:` models, every model in the order named)."""
     given: list[str] = config.getoption("bizbench_predictions")
     base = config.invocation_params.dir
     if not given:
         given, base = list(config.getini("bizbench_predictions")), _ini_base(config)
     specs: list[PredictionSpec] = []
+    live: list[LiveModel] = []
+    models: list[str] = []
     unnamed = 0
     for raw in given:
         model, sep, path_text = raw.partition("=")
@@ -314,6 +353,10 @@ def _predictions(config: pytest.Config) -> tuple[PredictionSpec, ...]:
             model, path_text = DEFAULT_MODEL, raw
             unnamed += 1
         model, path_text = model.strip(), path_text.strip()
+        models.append(model)
+        if path_text.startswith(LLM_PREFIX):
+            live.append(LiveModel(model, path_text.removeprefix(LLM_PREFIX).strip()))
+            continue
         path = (base / path_text).resolve()
         if not path.exists():
             raise pytest.UsageError(f"--bizbench-predictions {raw}: {path} does not exist")
@@ -325,7 +368,14 @@ def _predictions(config: pytest.Config) -> tuple[PredictionSpec, ...]:
                 "source MODEL=PATH (a model named twice is looked up in its sources in order)"
             )
         specs.append(PredictionSpec(model, path))
-    return tuple(specs)
+    for entry in live:
+        others = [spec.model for spec in specs] + [e.model for e in live if e is not entry]
+        if not entry.endpoint_model or entry.model in others:
+            raise pytest.UsageError(
+                f"--bizbench-predictions {entry.model}={LLM_PREFIX}{entry.endpoint_model}: "
+                "name an endpoint model, and give an llm: model no other source"
+            )
+    return tuple(specs), tuple(live), tuple(dict.fromkeys(models))
 
 
 def _thresholds(config: pytest.Config) -> tuple[Threshold, ...]:
@@ -427,6 +477,36 @@ def _prediction_cache(config: pytest.Config) -> Path | None:
     return (_ini_base(config) / raw).resolve() if raw else None
 
 
+def _llm_options(config: pytest.Config, live: tuple[LiveModel, ...]) -> LLMOptions:
+    def text(key: str) -> str | None:
+        return str(config.getini(key)).strip() or None
+
+    options = LLMOptions(
+        base_url=text("bizbench_llm_base_url"),
+        api_key_env=text("bizbench_llm_api_key_env") or DEFAULT_KEY_ENV,
+        judge_model=text("bizbench_judge_model"),
+        embedding_model=text("bizbench_embedding_model"),
+        concurrency=int(_number(config, "bizbench_llm_concurrency", 1, 1024)),
+        timeout=_number(config, "bizbench_llm_timeout", 0.001, 86_400.0),
+        retries=int(_number(config, "bizbench_llm_retries", 0, 100)),
+        backoff=_number(config, "bizbench_llm_backoff", 0.0, 3600.0),
+        live=live,
+    )
+    if options.needed and options.base_url is None:
+        raise pytest.UsageError(
+            "a judge, embedding or llm: model is set but ini bizbench_llm_base_url is not "
+            "(e.g. https://api.openai.com/v1, or http://localhost:8000/v1 for a local server)"
+        )
+    return options
+
+
+def _flaky(config: pytest.Config) -> str:
+    mode = str(config.getini("bizbench_flaky")).strip().lower()
+    if mode not in FLAKY_MODES:
+        raise pytest.UsageError(f"ini bizbench_flaky = {mode!r} must be fail or xfail")
+    return mode
+
+
 def _review_config(config: pytest.Config) -> ReviewConfig:
     try:
         return ReviewConfig.from_ini({key: str(config.getini(key)) for key in REVIEW_INI})
@@ -450,10 +530,10 @@ def read_settings(config: pytest.Config) -> Settings:
         max_list_items=int(_number(config, "bizbench_max_list_items", 1, math.inf)),
         max_text_chars=int(_number(config, "bizbench_max_text_chars", 1, math.inf)),
     )
-    predictions = _predictions(config)
+    predictions, live, models = _predictions(config)
     return Settings(
         predictions=predictions,
-        models=tuple(dict.fromkeys(spec.model for spec in predictions)) or (DEFAULT_MODEL,),
+        models=models or (DEFAULT_MODEL,),
         min_score=_min_score(config),
         thresholds=_thresholds(config),
         report_path=_report_path(config),
@@ -469,4 +549,7 @@ def read_settings(config: pytest.Config) -> Settings:
         agent=_agent_config(config),
         qa=_qa_options(config),
         prediction_cache=_prediction_cache(config),
+        llm=_llm_options(config, live),
+        cluster_by=str(config.getini("bizbench_cluster_by")).strip() or None,
+        flaky=_flaky(config),
     )

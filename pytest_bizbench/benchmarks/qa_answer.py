@@ -24,7 +24,7 @@ from typing import Any, ClassVar
 from pytest_bizbench.cases.qa import FINANCEBENCH
 from pytest_bizbench.scoring import Embedder, JudgeFn
 from pytest_bizbench.scoring.answers import grade
-from pytest_bizbench.scoring.passk import Spread, pass_at_k_details, pass_at_k_metrics
+from pytest_bizbench.scoring.passk import Spread, pass_at_k_metrics, sample_details
 from pytest_bizbench.scoring.refusal import is_refusal
 from pytest_bizbench.scoring.text import cosine
 from pytest_bizbench.sdk import BenchmarkPlugin, ExtendedDocument, ScoredDocument
@@ -156,7 +156,7 @@ class QAAnswer(BenchmarkPlugin):
                 "shown": spread.shown,
                 "scores": [entry["score"] for entry in entries],
             },
-            **pass_at_k_details(n, correct, self.pass_at),
+            **sample_details(n, correct, self.pass_at),
         }
         return ScoredDocument(document, spread.mean, details)
 
@@ -176,6 +176,10 @@ class QAAnswer(BenchmarkPlugin):
             metrics["latency_p50_ms"] = percentile(latencies, 0.50)
             metrics["latency_p95_ms"] = percentile(latencies, 0.95)
             metrics["latency_mean_ms"] = math.fsum(latencies) / len(latencies)
+        usages = [u for s in ordered if isinstance(u := s.details.get("usage"), Mapping)]
+        if usages:  # live answers from the endpoint (`llm:` models) report their tokens
+            metrics["tokens_prompt"] = sum(int(u.get("prompt_tokens", 0)) for u in usages)
+            metrics["tokens_completion"] = sum(int(u.get("completion_tokens", 0)) for u in usages)
         return metrics
 
 
