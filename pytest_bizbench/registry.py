@@ -19,6 +19,7 @@ from pytest_bizbench.benchmarks.review_retrieval import ReviewRetrieval
 from pytest_bizbench.llm.runtime import LLMRuntime
 from pytest_bizbench.scoring import Embedder, FieldLadder, JudgeFn
 from pytest_bizbench.scoring.judge import Judge
+from pytest_bizbench.scoring.refusal import hook_nonanswer_judge
 from pytest_bizbench.sdk import BenchmarkPlugin, validate_benchmark_class
 from pytest_bizbench.settings import Settings
 
@@ -117,10 +118,13 @@ def build_registry(
     if settings.builtin_benchmarks:
         embed, judge = _hook_callables(config)
         qa_judge = judge
+        nonanswer = None  # from the hook, QAAnswer asks it with the non-answer field
         if llm is not None:
             embed = embed or llm.embedder()
             if judge is None:
                 judge, qa_judge = llm.judge(Judge.prompt), llm.judge(Judge.qa_prompt)
+                asked = llm.judge(Judge.nonanswer_prompt)
+                nonanswer = hook_nonanswer_judge(asked) if asked is not None else None
         found.append(
             FieldAccuracy(
                 FieldLadder(FieldAccuracy.ladder_config(settings.ladder), embed=embed, judge=judge)
@@ -130,7 +134,12 @@ def build_registry(
         qa = settings.qa
         found.append(
             QAAnswer(
-                qa.scorer, qa.pass_at_k, settings.ladder.strictness, embed=embed, judge=qa_judge
+                qa.scorer,
+                qa.pass_at_k,
+                settings.ladder.strictness,
+                embed=embed,
+                judge=qa_judge,
+                nonanswer_judge=nonanswer,
             )
         )
         found.append(ReviewAssessment(settings.review.thresholds))
