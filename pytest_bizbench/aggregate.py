@@ -24,8 +24,9 @@ from pytest_bizbench.scoring.passk import sample_metrics
 from pytest_bizbench.sdk import BenchmarkPlugin, ExtendedDocument, ScoredDocument
 
 PASSED, FAILED = "passed", "failed"
-# a failing case whose samples flip, with ini bizbench_flaky = xfail (SPEC §16), or
-# an xfail-marked case that failed; an xpassed case stays `passed`, noted beside it
+# pytest's words for an xfail-marked case (or a flaky one under ini bizbench_flaky =
+# xfail): the report's `outcome` keeps its three words (`failed` / `passed`) and
+# `pytest_outcome` carries pytest's word beside it
 XFAILED, XPASSED = "xfailed", "xpassed"
 RERUN = "rerun"  # pytest-rerunfailures: an attempt that is tried again
 
@@ -37,7 +38,7 @@ class ReportDocument:
     nodeid: str
     outcome: str
     payload: DocumentPayload
-    pytest_outcome: str = ""  # `xpassed` for an xfail-marked case that passed
+    pytest_outcome: str = ""  # `xfailed` / `xpassed` for an xfail-marked or flaky case
 
     def as_json(self) -> dict[str, Any]:
         p = self.payload
@@ -133,8 +134,8 @@ class Aggregator:
 
         The last report of an item wins: an attempt that a rerun plugin retries
         (outcome `rerun`) is dropped, and a later attempt replaces what an earlier
-        one left. An xfail-marked case that fails is `xfailed`; one that passes stays
-        `passed`, with pytest's `xpassed` beside it.
+        one left. An xfail-marked case that fails stays `failed`, with pytest's
+        `xfailed` beside it; one that passes stays `passed`, with `xpassed`.
         """
         if when == "teardown" or outcome == RERUN or (when == "setup" and outcome != FAILED):
             return
@@ -143,12 +144,13 @@ class Aggregator:
         self.documents.pop(nodeid, None)
         payload = find_payload(user_properties) if when in ("setup", "call") else None
         if when == "call" and payload is not None and payload.status != ERROR:
-            if wasxfail and outcome == PASSED:  # xpassed: pytest's word beside the outcome
-                self.documents[nodeid] = ReportDocument(nodeid, PASSED, payload, XPASSED)
+            if wasxfail and outcome in (PASSED, "skipped"):  # pytest's word beside ours
+                xpassed = outcome == PASSED
+                word, said = (PASSED, XPASSED) if xpassed else (FAILED, XFAILED)
+                self.documents[nodeid] = ReportDocument(nodeid, word, payload, said)
                 return
-            word = XFAILED if wasxfail and outcome == "skipped" else outcome
-            if word in (PASSED, FAILED, XFAILED):
-                self.documents[nodeid] = ReportDocument(nodeid, word, payload)
+            if outcome in (PASSED, FAILED):
+                self.documents[nodeid] = ReportDocument(nodeid, outcome, payload)
                 return
         if outcome == "skipped":
             return
