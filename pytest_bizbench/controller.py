@@ -11,7 +11,7 @@ import datetime as dt
 import fnmatch
 import platform
 import time
-from collections.abc import Mapping
+from collections.abc import Generator, Mapping
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -37,7 +37,7 @@ from pytest_bizbench.baseline_coverage import coverage_reasons, missing_from_run
 from pytest_bizbench.gate import Completeness, Registered, evaluate_thresholds, gate_reasons
 from pytest_bizbench.gate_outcome import report_gate
 from pytest_bizbench.items import parse_item_name
-from pytest_bizbench.payload import ERROR, DocumentPayload
+from pytest_bizbench.payload import ERROR, PAYLOAD_KEY, DocumentPayload
 from pytest_bizbench.registry import late_registration, unloaded_registrar
 from pytest_bizbench.report import RunResult, build_report
 from pytest_bizbench.report.json_report import write_report_or_say
@@ -181,9 +181,13 @@ class Controller:
         if report.failed:
             self.aggregator.add_collect_error(report.nodeid, str(report.longrepr))
 
-    def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+    @pytest.hookimpl(wrapper=True)
+    def pytest_runtest_logreport(self, report: pytest.TestReport) -> Generator[None]:
+        """Aggregate; then, once every plugin has seen the report, drop the payload
+        from it: the terminal keeps every report until the session ends, and the
+        aggregator holds what the report needs."""
         if not self._is_case(report.nodeid):  # a plain test next to the cases
-            return
+            return (yield)
         longrepr = str(report.longrepr) if report.failed else ""
         self.aggregator.add_report(
             report.nodeid,
@@ -193,6 +197,9 @@ class Controller:
             longrepr,
             wasxfail=hasattr(report, "wasxfail"),
         )
+        yield
+        # a new list: in a serial run the item's own list is the report's
+        report.user_properties = [p for p in report.user_properties if p[0] != PAYLOAD_KEY]
 
     def _completeness(self, exitstatus: int) -> Completeness:
         cases = [n for n in self.selected or () if self._is_case(n)]

@@ -133,15 +133,12 @@ def _error_name(error: CaseError) -> str:
 class BizbenchItem(pytest.Item):
     """Common ground of case and error items: the payload travels on user properties."""
 
-    payload: DocumentPayload | None = None
-
     def publish(self, payload: DocumentPayload) -> None:
         """Put the payload on the report of the phase that decides the outcome.
 
         Only that report carries it (setup's when setup fails, else call's), so
         each payload crosses from an xdist worker once.
         """
-        self.payload = payload
         # a rerun (pytest-rerunfailures) publishes again: only the last attempt's count
         ours = {PAYLOAD_KEY, *OWN_PROPERTIES}
         self.user_properties[:] = [p for p in self.user_properties if p[0] not in ours]

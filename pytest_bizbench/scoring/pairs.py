@@ -29,6 +29,8 @@ if TYPE_CHECKING:
 
 BOOL_WORDS = {"true": True, "yes": True, "false": False, "no": False}
 
+PARALLEL_PAIRS = 250_000  # pairs from which `cdist` runs on all cores
+
 PairRate = Callable[[str, Any, Any], float]
 """(name, expected, actual) to the cheap ladder's score: items compared one pair at a time."""
 
@@ -240,7 +242,8 @@ class PairScorer:
                 processor=None,
                 score_cutoff=cutoff,
                 dtype=np.float64,
-                workers=-1,
+                # threads cost ~0.3 ms to start: worth it only for a large matrix
+                workers=-1 if len(normal) * len(texts) >= PARALLEL_PAIRS else 1,
             )
             for ratios in matrix:
                 hits = np.flatnonzero(ratios)
