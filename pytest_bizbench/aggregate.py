@@ -7,8 +7,9 @@ xdist run aggregate the same data the same way (SPEC §9).
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from pytest_bizbench.payload import (
@@ -16,7 +17,8 @@ from pytest_bizbench.payload import (
     MISSING,
     SCORED,
     DocumentPayload,
-    find_payload,
+    compact_json,
+    find_property,
     jsonable,
 )
 from pytest_bizbench.registry import Registry
@@ -33,12 +35,46 @@ RERUN = "rerun"  # pytest-rerunfailures: an attempt that is tried again
 
 @dataclass(frozen=True, slots=True)
 class ReportDocument:
-    """One document of the report, plus what compute() needs of it."""
+    """One document of the report, plus what compute() needs of it.
+
+    Details and metadata are kept as the compact JSON text the item made of them
+    (the payload's own are left empty) and parsed only when the report or
+    compute() reads them: parsed, a document's details took ~10 KB; as text, ~2 KB.
+    """
 
     nodeid: str
     outcome: str
     payload: DocumentPayload
     pytest_outcome: str = ""  # `xfailed` / `xpassed` for an xfail-marked or flaky case
+    details_json: str = "{}"
+    metadata_json: str = "{}"
+
+    @classmethod
+    def received(
+        cls, nodeid: str, outcome: str, data: Mapping[str, Any], pytest_outcome: str = ""
+    ) -> ReportDocument:
+        """From the payload as it travels on a report's user properties."""
+        payload = DocumentPayload.from_property(data)
+        return cls(nodeid, outcome, payload, pytest_outcome, data["details"], data["metadata"])
+
+    @classmethod
+    def of(
+        cls, nodeid: str, outcome: str, payload: DocumentPayload, pytest_outcome: str = ""
+    ) -> ReportDocument:
+        """From a payload built on the controller (a crashed item's, a saved report's)."""
+        details, metadata = compact_json(payload.details), compact_json(payload.metadata)
+        kept = replace(payload, details={}, metadata={})
+        return cls(nodeid, outcome, kept, pytest_outcome, details, metadata)
+
+    @property
+    def details(self) -> dict[str, Any]:
+        parsed: dict[str, Any] = json.loads(self.details_json)
+        return parsed
+
+    @property
+    def metadata(self) -> dict[str, Any]:
+        parsed: dict[str, Any] = json.loads(self.metadata_json)
+        return parsed
 
     def as_json(self) -> dict[str, Any]:
         p = self.payload
@@ -49,11 +85,11 @@ class ReportDocument:
             "case_hash": p.case_hash,
             "score": p.score if self.outcome != ERROR else None,
             "outcome": self.outcome,
-            "details": p.details,
+            "details": self.details,
             "labels": list(p.labels),
             # what compute() reads besides the score, so a merge can rebuild it
             "filename": p.filename,
-            "metadata": p.metadata,
+            "metadata": self.metadata,
             "rules": list(p.rules),
             "group": p.group,
         }
@@ -93,7 +129,7 @@ class ReportDocument:
             message=str(doc.get("message") or ""),
             cluster=None if doc.get("cluster") is None else str(doc["cluster"]),
         )
-        return cls(str(doc["nodeid"]), outcome, payload, str(doc.get("pytest_outcome") or ""))
+        return cls.of(str(doc["nodeid"]), outcome, payload, str(doc.get("pytest_outcome") or ""))
 
     def scored(self) -> ScoredDocument:
         p = self.payload
@@ -101,12 +137,12 @@ class ReportDocument:
             id=p.id or "",
             filename=p.filename,
             labels=list(p.labels),
-            metadata=p.metadata,
+            metadata=self.metadata,
             model=p.model or "",
             source=p.case,
         )
         return ScoredDocument(
-            document, p.score or 0.0, p.details, p.rules, p.group, latency_ms=p.latency_ms
+            document, p.score or 0.0, self.details, p.rules, p.group, latency_ms=p.latency_ms
         )
 
 
@@ -142,29 +178,30 @@ class Aggregator:
         self.reported.add(nodeid)
         self.errors.pop(nodeid, None)
         self.documents.pop(nodeid, None)
-        payload = find_payload(user_properties) if when in ("setup", "call") else None
-        if when == "call" and payload is not None and payload.status != ERROR:
+        data = find_property(user_properties) if when in ("setup", "call") else None
+        if when == "call" and data is not None and data["status"] != ERROR:
             if wasxfail and outcome in (PASSED, "skipped"):  # pytest's word beside ours
                 xpassed = outcome == PASSED
                 word, said = (PASSED, XPASSED) if xpassed else (FAILED, XFAILED)
-                self.documents[nodeid] = ReportDocument(nodeid, word, payload, said)
+                self.documents[nodeid] = ReportDocument.received(nodeid, word, data, said)
                 return
             if outcome in (PASSED, FAILED):
-                self.documents[nodeid] = ReportDocument(nodeid, outcome, payload)
+                self.documents[nodeid] = ReportDocument.received(nodeid, outcome, data)
                 return
         if outcome == "skipped":
             return
-        if payload is None:
+        if data is None:
             # a worker that crashed, or a failure outside our items' control
             message = _first_line(longrepr) or f"item did not finish ({when})"
             self.errors[nodeid] = {"nodeid": nodeid, "message": message}
             crashed = self.identify(nodeid, message) if self.identify else None
             if crashed is not None:
-                self.documents[nodeid] = ReportDocument(nodeid, ERROR, crashed)
+                self.documents[nodeid] = ReportDocument.of(nodeid, ERROR, crashed)
             return
-        self.errors[nodeid] = _error_entry(nodeid, payload)
-        if payload.benchmark is not None:
-            self.documents[nodeid] = ReportDocument(nodeid, ERROR, payload)
+        document = ReportDocument.received(nodeid, ERROR, data)
+        self.errors[nodeid] = _error_entry(nodeid, document.payload)
+        if document.payload.benchmark is not None:
+            self.documents[nodeid] = document
 
     def add_collect_error(self, nodeid: str, longrepr: str) -> None:
         self.errors[f"collect:{nodeid}"] = {

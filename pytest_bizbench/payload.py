@@ -14,6 +14,7 @@ import decimal
 import enum
 import json
 import math
+import sys
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import PurePath
@@ -97,21 +98,21 @@ def jsonable(
 JSON_NOTE_KEY = "json_note"
 
 
-def bounded_json(value: dict[str, Any]) -> dict[str, Any]:
+def bounded_json(value: dict[str, Any]) -> str:
     """The one normaliser of a payload's details and metadata, applied where the
-    payload is built: whatever a benchmark returns, the result is plain JSON that
-    the report can always write (string keys, no NaN, bounded size).
+    payload is built: whatever a benchmark returns, the result is compact JSON text
+    (string keys, no NaN, bounded size) that the report can always write.
 
-    Small plain JSON is checked with the C encoder and read back, which also turns
-    non-string keys into strings, at a fraction of the cost of walking it in Python;
-    anything else is walked by `jsonable`, and values that had no JSON spelling
-    are named in `details["json_note"]`.
+    Text, not data: it crosses from an xdist worker as one string and the controller
+    keeps it as it came, a fraction of the memory of the parsed object (see
+    `aggregate.ReportDocument`). Small plain JSON is encoded once by the C encoder;
+    anything else is walked by `jsonable`, and values that had no JSON spelling are
+    named in `details["json_note"]`.
     """
     try:
-        text = json.dumps(value, allow_nan=False)
+        text = compact_json(value)
         if len(text) <= SMALL_JSON:
-            loaded: dict[str, Any] = json.loads(text)
-            return loaded
+            return text
     except (TypeError, ValueError, RecursionError):
         pass
     notes: list[str] = []
@@ -121,7 +122,13 @@ def bounded_json(value: dict[str, Any]) -> dict[str, Any]:
     if notes:
         shown = ", ".join(sorted(set(notes)))
         out[JSON_NOTE_KEY] = f"{len(notes)} value(s) with no JSON spelling ({shown}) became null"
-    return out
+    return compact_json(out)
+
+
+def compact_json(value: Any) -> str:
+    """JSON text without spaces, ASCII (a lone surrogate crosses to a worker escaped);
+    raises ValueError for NaN, TypeError for what is not JSON."""
+    return json.dumps(value, allow_nan=False, separators=(",", ":"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -172,20 +179,21 @@ class DocumentPayload:
 
     @classmethod
     def from_property(cls, data: Mapping[str, Any]) -> DocumentPayload:
+        """The payload as the controller keeps it: details and metadata stay behind as
+        text (`ReportDocument` holds them); the strings every document repeats are
+        interned, so 100k documents share one copy of each."""
         return cls(
             status=data["status"],
-            benchmark=data["benchmark"],
-            model=data["model"],
+            benchmark=_interned(data["benchmark"]),
+            model=_interned(data["model"]),
             id=data["id"],
-            case=data["case"],
+            case=sys.intern(data["case"]),
             case_hash=data["case_hash"],
             score=data["score"],
-            details=dict(data["details"]),
-            labels=tuple(data["labels"]),
-            metadata=dict(data["metadata"]),
-            filename=data["filename"],
-            rules=tuple(data["rules"]),
-            group=data["group"],
+            labels=tuple(sys.intern(label) for label in data["labels"]),
+            filename=sys.intern(data["filename"]),
+            rules=tuple(sys.intern(rule) for rule in data["rules"]),
+            group=_interned(data["group"]),
             latency_ms=data["latency_ms"],
             line=data["line"],
             message=data["message"],
@@ -203,21 +211,27 @@ class DocumentPayload:
         return props
 
 
-def find_payload(user_properties: list[tuple[str, Any]]) -> DocumentPayload | None:
+def _interned(text: str | None) -> str | None:
+    return None if text is None else sys.intern(text)
+
+
+def find_property(user_properties: list[tuple[str, Any]]) -> Mapping[str, Any] | None:
+    """The payload as it travels (see `DocumentPayload.to_property`), if any."""
     for name, value in user_properties:
         if name == PAYLOAD_KEY and isinstance(value, Mapping):
-            return DocumentPayload.from_property(value)
+            return value
     return None
 
 
 def find_note(user_properties: list[tuple[str, Any]]) -> str:
     """A benchmark's one-line `details["note"]` (say, retrieval categories per part),
     shown after the score in verbose output; "" when there is none."""
-    for name, value in user_properties:
-        if name == PAYLOAD_KEY and isinstance(value, Mapping):
-            note = (value.get("details") or {}).get("note")
-            return note if isinstance(note, str) else ""
-    return ""
+    data = find_property(user_properties)
+    if data is None:
+        return ""
+    details = json.loads(data["details"])
+    note = details.get("note") if isinstance(details, dict) else None
+    return note if isinstance(note, str) else ""
 
 
 def find_score(user_properties: list[tuple[str, Any]]) -> float | None:
