@@ -6,13 +6,14 @@
           time per document and its peak memory
 
 Usage: python benchmarks/bench_scale.py [--cpu-docs 2000] [--cpu-ms 4] [--runs 2]
-       [--big-docs 100000] [--src DIR]   (see benchmarks/README.md)
+       [--big-docs 100000] [--src DIR] [--before DIR]   (see benchmarks/README.md)
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import statistics
 import sys
 import tempfile
@@ -23,6 +24,8 @@ sys.path.insert(0, str(HERE))
 
 from bench_vs_parametrize import child_env, measure  # noqa: E402
 from generate import generate_suite  # noqa: E402
+
+SMALL, BIG = 10, 20_000  # suite sizes for the fixed cost and the projection
 
 # A benchmark whose cost is its own work, like a model-free but heavy scorer; the
 # loop count is calibrated once per process so every document costs about the same.
@@ -72,44 +75,69 @@ def without_run(path: Path) -> str:
     return json.dumps(report, sort_keys=True)
 
 
-def bench_xdist(n_docs: int, cpu_ms: float, runs: int, pycache: Path, src: Path | None) -> None:
+def bench_xdist(
+    n_docs: int, cpu_ms: float, runs: int, pycache: Path, srcs: dict[str, Path | None]
+) -> None:
+    """-n 0 and -n 2 per checkout in `srcs`, interleaved; a 10-document run of each
+    gives the fixed cost (start-up, workers), so the speed-up is projected to 20k
+    documents as fixed + n x per-document."""
     with tempfile.TemporaryDirectory(prefix="bizbench-xdist-") as tmp:
-        root = Path(tmp)
-        generate_suite(root, n_docs)
-        (root / "conftest.py").write_text(BURN_CONFTEST.format(ms=cpu_ms), encoding="utf-8")
-        (root / "pytest.ini").write_text(
-            "[pytest]\nbizbench_builtin_benchmarks = false\n", encoding="utf-8"
-        )
-        env = child_env(root, pycache, src)
-        walls: dict[str, list[float]] = {"-n 0": [], "-n 2": []}
+        roots = {n: Path(tmp) / str(n) for n in (n_docs, SMALL)}
+        for n, root in roots.items():
+            generate_suite(root, n)
+            (root / "conftest.py").write_text(BURN_CONFTEST.format(ms=cpu_ms), encoding="utf-8")
+            (root / "pytest.ini").write_text(
+                "[pytest]\nbizbench_builtin_benchmarks = false\n", encoding="utf-8"
+            )
+        walls: dict[tuple[str, int, str], list[float]] = {}
         for _ in range(runs):
-            for mode, report in (("-n 0", "r0.json"), ("-n 2", "r2.json")):
-                wall, _, _ = measure(plugin_cmd(root, report, *mode.split()), root, env)
-                walls[mode].append(wall)
-        serial, parallel = (statistics.median(v) for v in walls.values())
-        same = without_run(root / "r0.json") == without_run(root / "r2.json")
+            for name, src in srcs.items():
+                for n, root in roots.items():
+                    env = child_env(root, pycache, src)
+                    for mode in ("-n 0", "-n 2"):
+                        report = f"r-{name}{mode.replace(' ', '')}.json"
+                        wall, _, _ = measure(plugin_cmd(root, report, *mode.split()), root, env)
+                        walls.setdefault((name, n, mode), []).append(wall)
         print(f"## xdist on a CPU-bound suite: {n_docs} documents x ~{cpu_ms} ms, {runs} runs\n")
-        print("| mode | median s | ms/doc |\n|---|---:|---:|")
-        for mode, values in walls.items():
-            median = statistics.median(values)
-            print(f"| {mode} | {median:.2f} | {median / n_docs * 1000:.2f} |")
-        print(f"\n- speedup -n 2 over -n 0: {serial / parallel:.2f}x (target >= 1.6x)")
-        print(f'- reports equal outside "run": {same}\n')
+        print(
+            "| plugin | -n 0 s | -n 2 s | speed-up | fixed -n 0 / -n 2 s | projected 20k | same |"
+        )
+        print("|---|---:|---:|---:|---:|---:|---|")
+        for name in srcs:
+            t = {key[1:]: statistics.median(v) for key, v in walls.items() if key[0] == name}
+            serial, parallel = t[n_docs, "-n 0"], t[n_docs, "-n 2"]
+            fixed0, fixed2 = t[SMALL, "-n 0"], t[SMALL, "-n 2"]
+            per0 = (serial - fixed0) / (n_docs - SMALL)
+            per2 = (parallel - fixed2) / (n_docs - SMALL)
+            projected = (fixed0 + BIG * per0) / (fixed2 + BIG * per2)
+            root = roots[n_docs]
+            same = without_run(root / f"r-{name}-n0.json") == without_run(
+                root / f"r-{name}-n2.json"
+            )
+            print(
+                f"| {name} | {serial:.2f} | {parallel:.2f} | {serial / parallel:.2f}x "
+                f"| {fixed0:.2f} / {fixed2:.2f} | {projected:.2f}x | {same} |"
+            )
+        print("\n(target: -n 2 >= 1.75x projected to 20k)\n")
 
 
-def bench_big(n_docs: int, pycache: Path, src: Path | None) -> None:
+def bench_big(n_docs: int, pycache: Path, srcs: dict[str, Path | None]) -> None:
+    """One serial run per checkout in `srcs` over one `n_docs` suite."""
     with tempfile.TemporaryDirectory(prefix="bizbench-big-") as tmp:
         root = Path(tmp)
         generate_suite(root, n_docs)
-        wall, rss, code = measure(plugin_cmd(root, "r.json"), root, child_env(root, pycache, src))
-        report = json.loads((root / "r.json").read_text(encoding="utf-8"))
-        scored = report["completeness"]["scored"]
-        print(f"## {n_docs} documents, one serial plugin run\n")
-        print(
-            f"- exit {code}, {scored} documents scored, wall {wall:.1f} s "
-            f"({wall / n_docs * 1000:.2f} ms/doc), peak RSS {rss:.0f} MB "
-            f"({rss * 1024 / n_docs:.1f} KB/doc)\n"
-        )
+        print(f"## {n_docs} documents, one serial plugin run each\n")
+        for name, src in srcs.items():
+            env = child_env(root, pycache, src)
+            wall, rss, code = measure(plugin_cmd(root, f"r-{name}.json"), root, env)
+            report = json.loads((root / f"r-{name}.json").read_text(encoding="utf-8"))
+            scored = report["completeness"]["scored"]
+            print(
+                f"- {name}: exit {code}, {scored} documents scored, wall {wall:.1f} s "
+                f"({wall / n_docs * 1000:.2f} ms/doc), peak RSS {rss:.0f} MB "
+                f"({rss * 1024 / n_docs:.1f} KB/doc; target < 1 GB)"
+            )
+        print()
 
 
 def main() -> None:
@@ -119,12 +147,18 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=2)
     parser.add_argument("--big-docs", type=int, default=0, help="0 skips the big run")
     parser.add_argument("--src", type=Path, default=None)
+    parser.add_argument("--before", type=Path, default=None, help="an older checkout, too")
     args = parser.parse_args()
+    srcs = {"after": args.src}
+    if args.before:
+        srcs = {"before": args.before.resolve(), **srcs}
+    print(f"# load average at start: {os.getloadavg()[0]:.2f}")
     with tempfile.TemporaryDirectory(prefix="bizbench-pyc-") as pycache:
         if args.cpu_docs:
-            bench_xdist(args.cpu_docs, args.cpu_ms, args.runs, Path(pycache), args.src)
+            bench_xdist(args.cpu_docs, args.cpu_ms, args.runs, Path(pycache), srcs)
         if args.big_docs:
-            bench_big(args.big_docs, Path(pycache), args.src)
+            bench_big(args.big_docs, Path(pycache), srcs)
+    print(f"# load average at end: {os.getloadavg()[0]:.2f}")
 
 
 if __name__ == "__main__":

@@ -8,13 +8,14 @@ a whole subprocess, interleaved A B C A B C ... so machine drift hits all alike:
   C   bare loop     python benchmarks/bare_loop.py
   Aco / Bco         A and B with --collect-only
   An2               A with -n 2 (pytest-xdist), at the --xdist-docs sizes
+  A0                A with the plugin imported from --before DIR (an older checkout)
 
 Wall time is `perf_counter` around the child; peak RSS is the child's own `ru_maxrss`
 from `os.wait4` (RUSAGE_CHILDREN would be a max over every child so far). One
 unmeasured warm-up round first fills the page cache and the bytecode caches.
 
 Usage: python benchmarks/bench_vs_parametrize.py --docs 2000 [--docs 20000] [--runs 5]
-       [--xdist-docs 2000] [--src DIR]   (see benchmarks/README.md)
+       [--xdist-docs 2000] [--src DIR] [--before DIR]   (see benchmarks/README.md)
 """
 
 from __future__ import annotations
@@ -45,6 +46,7 @@ LABELS = {
     "Aco": "A collect-only",
     "Bco": "B collect-only",
     "An2": "A plugin -n 2",
+    "A0": "A0 plugin before",
 }
 
 
@@ -85,7 +87,7 @@ def measure(cmd: list[str], cwd: Path, env: dict[str, str]) -> tuple[float, floa
     return wall, usage.ru_maxrss / 1024, proc.returncode  # Linux reports ru_maxrss in KiB
 
 
-def commands(root: Path, xdist: bool) -> dict[str, tuple[list[str], Path]]:
+def commands(root: Path, xdist: bool, before: bool) -> dict[str, tuple[list[str], Path]]:
     """The command line and working directory of each configuration."""
     py = sys.executable
     plugin = [
@@ -105,6 +107,8 @@ def commands(root: Path, xdist: bool) -> dict[str, tuple[list[str], Path]]:
     }
     if xdist:
         cmds["An2"] = ([*plugin, "-n", "2"], root)
+    if before:
+        cmds["A0"] = ([*plugin[:-1], str(root / "r0.json")], root)
     return cmds
 
 
@@ -116,6 +120,11 @@ def check_same_result(root: Path) -> str:
         "B": json.loads((root / "b.json").read_text(encoding="utf-8"))["metrics"]["accuracy"],
         "C": json.loads((root / "c.json").read_text(encoding="utf-8"))["metrics"]["accuracy"],
     }
+    if (root / "r0.json").exists():
+        before = json.loads((root / "r0.json").read_text(encoding="utf-8"))
+        accuracy["A0"] = before["benchmarks"]["field-accuracy"]["models"]["default"]["metrics"][
+            "accuracy"
+        ]
     if max(accuracy.values()) - min(accuracy.values()) > 1e-9:
         raise RuntimeError(f"runs disagree on the accuracy: {accuracy}")
     return f"{accuracy['A']:.6f}"
@@ -146,14 +155,15 @@ def child_env(root: Path, pycache: Path, src: Path | None) -> dict[str, str]:
 
 
 def bench_size(
-    n_docs: int, runs: int, xdist: bool, pycache: Path, src: Path | None
+    n_docs: int, runs: int, xdist: bool, pycache: Path, src: Path | None, *, before: Path | None
 ) -> dict[str, Samples]:
     """Generate a suite of `n_docs`, run every configuration `runs` times, interleaved."""
     with tempfile.TemporaryDirectory(prefix=f"bizbench-{n_docs}-") as tmp:
         root = Path(tmp)
         generate_suite(root, n_docs, seed=0)
         env = child_env(root, pycache, src)
-        cmds = commands(root, xdist)
+        envs = {"A0": child_env(root, pycache, before)} if before else {}
+        cmds = commands(root, xdist, before is not None)
         probe = [sys.executable, "-c", "import pytest_bizbench as p; print(p.__file__)"]
         loaded = subprocess.run(
             probe, cwd=root, env=env, capture_output=True, text=True, check=True
@@ -162,7 +172,7 @@ def bench_size(
         results = {key: Samples() for key in cmds}
         for run in range(runs + 1):  # round 0 is the warm-up
             for key, (cmd, cwd) in cmds.items():
-                wall, rss, code = measure(cmd, cwd, env)
+                wall, rss, code = measure(cmd, cwd, envs.get(key, env))
                 if run:
                     results[key].walls.append(wall)
                     results[key].rss_mb.append(rss)
@@ -199,6 +209,12 @@ def report(n_docs: int, results: dict[str, Samples]) -> None:
     )
     rss_ratio = results["A"].rss / results["B"].rss
     print(f"- peak RSS A/B: {rss_ratio:.2f}  (target ≤ 1.2 at 10k)")
+    if "A0" in results:
+        a0 = results["A0"]
+        print(f"- before: A0/B {a0.wall / b:.3f}, after: A/B {a / b:.3f}; A/A0 {a / a0.wall:.3f}")
+        for key in ("A0", "A"):
+            extra = (results[key].rss - results["B"].rss) * 1024 / n_docs
+            print(f"- peak RSS {key} − B: {extra:+.2f} KB/doc (target ≤ +1)")
     if "An2" in results:
         n2 = results["An2"].wall
         print(
@@ -218,12 +234,18 @@ def main() -> None:
         help="sizes at which to time -n 2 as well (default: 2000 only; 0: never)",
     )
     parser.add_argument(
+        "--before",
+        type=Path,
+        help="also time the plugin from this older checkout (config A0), interleaved",
+    )
+    parser.add_argument(
         "--src",
         type=Path,
         help="import pytest_bizbench from this checkout (e.g. `git worktree add`) in the runs",
     )
     args = parser.parse_args()
     src = args.src.resolve() if args.src else None
+    before = args.before.resolve() if args.before else None
     sizes = args.docs or [2000]
     xdist_sizes = set(args.xdist_docs or [2000])
     cores = os.cpu_count()
@@ -232,11 +254,12 @@ def main() -> None:
         f"pytest {pytest.__version__}, {cores} cores, {time.strftime('%Y-%m-%d')}"
     )
     print(f"# command: {' '.join([Path(sys.executable).name, *sys.argv])}")
-    print(f"# pytest_bizbench from: {src or 'the installed package'}")
+    print(f"# pytest_bizbench from: {src or 'the installed package'}; before: {before}")
     print(f"# load average at start: {os.getloadavg()[0]:.2f} (other work skews the figures)")
     with tempfile.TemporaryDirectory(prefix="bizbench-pycache-") as pycache:
         for n_docs in sizes:
-            results = bench_size(n_docs, args.runs, n_docs in xdist_sizes, Path(pycache), src)
+            xdist = n_docs in xdist_sizes
+            results = bench_size(n_docs, args.runs, xdist, Path(pycache), src, before=before)
             report(n_docs, results)
     print(f"\n# load average at end: {os.getloadavg()[0]:.2f}")
 
