@@ -1,0 +1,49 @@
+"""What pytest keeps per report is small (issue 17): the payload leaves a report once
+every plugin has seen it; the score, benchmark and model stay for JUnit XML."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from bizhelpers import Suite, doc, jsonl
+
+# Records, at the very end, the user property names of every report the terminal
+# reporter kept of the case items, and what a late logreport hook saw while the report was fresh.
+RECORDER = """
+import json
+import pytest
+
+SEEN = []
+
+def pytest_runtest_logreport(report):
+    if report.when == "call" and report.nodeid.startswith("a."):
+        SEEN.append([name for name, _ in report.user_properties])
+
+@pytest.hookimpl(trylast=True)
+def pytest_terminal_summary(terminalreporter):
+    kept = sorted(
+        {(r.when, tuple(n for n, _ in r.user_properties))
+         for reports in terminalreporter.stats.values() for r in reports
+         if getattr(r, "when", None) and r.nodeid.startswith("a.")}
+    )
+    with open("kept.json", "w") as out:
+        json.dump({"kept": kept, "seen": SEEN}, out)
+"""
+
+TRIO = ["bizbench_benchmark", "bizbench_model", "bizbench_score"]
+
+
+@pytest.mark.parametrize("workers", [None, "2"])
+def test_kept_reports_lose_the_payload(suite: Suite, workers: str | None) -> None:
+    suite.cases("a.ground-truth.jsonl", [doc("c1", {"k": "v"}), doc("c2", {"k": "w"})])
+    suite.write("preds.jsonl", jsonl([{"id": "c1", "k": "v"}, {"id": "c2", "k": "w"}]))
+    suite.write("conftest.py", RECORDER)
+    args = ["--bizbench-predictions", "preds.jsonl", *(["-n", workers] if workers else [])]
+    result = suite.pytester.runpytest_subprocess(*args)
+    assert result.ret == pytest.ExitCode.OK
+    recorded = json.loads((suite.path / "kept.json").read_text(encoding="utf-8"))
+    # a plugin's hook still sees the payload beside the trio
+    assert recorded["seen"] == [["bizbench", *TRIO]] * 2
+    assert recorded["kept"] == [["call", TRIO], ["setup", []], ["teardown", TRIO]]
+    assert suite.documents()["c2"]["score"] == 1.0
