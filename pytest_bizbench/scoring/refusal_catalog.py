@@ -42,7 +42,8 @@ SHOW = (
     r"(?:contain|include|provide|mention|specify|state|disclose|give|list|show|report|cover"
     r"|detail|break (?:out|down)|reference|present|offer|address|have|discuss|say|tell|note"
     r"|indicate|reveal|quantify|itemi[sz]e|separate|split out|spell out|make available"
-    r"|supply|allow|permit|let|name|identify|cite|describe|explain|clarify|confirm|touch on)"
+    r"|supply|allow|permit|let|name|identify|cite|describe|explain|clarify|confirm|touch on"
+    r"|get into|go into|deal with|speak to|talk about|bring up|raise|refer to)"
 )
 # participles of being made available
 SHOWN = (
@@ -51,6 +52,7 @@ SHOWN = (
     r"|identified|separated|split out|discussed|addressed|covered|published|captured"
     r"|spelled out|spelt out|indicated|revealed|contained|present|visible|known|made"
     r"|released|filed|issued|out yet|yet available|shared|supplied|attached|sent|named"
+    r"|brought up|raised|referenced|cited|noted|touched on|dealt with|talked about"
     r"|there|here)"
 )
 # verbs of the model producing an answer
@@ -91,7 +93,8 @@ LEAD_IN = (
     r"|(?:based on|according to|from|in|within|looking at|having reviewed|after reviewing"
     r"|reviewing|given|with|without|as of|for|on|regarding|as for|as to|while|although"
     r"|though|since|because|even though|despite|to|as far as|to my knowledge|to the best of"
-    r"|at this time|at the moment|currently|right now|for now)\b[^,;:]{0,80}[,;:]\s*)*"
+    r"|at this time|at the moment|currently|right now|for now)\b"
+    r"(?:[^,;:]{0,80}[,;:]\s*|[^,;:]{0,80}? (?=(?:i|we|you|one) )))*"
 )
 
 # a noun phrase opening a clause: the asked figure, up to 16 words
@@ -133,7 +136,14 @@ INABILITY = CueClass(
         rf"{ME} have no (?:\w+ )?(?:way|means|answer|figure|number|idea|{INFO})",
         rf"{ME} (?:am|are) (?:unable|not able) to",
         rf"(?:unable|not able) to (?:\w+ )?{ANSWER}",
-        r"no idea\b|(?:cannot|can not) (?:say|answer|tell|determine|know)\b|not sure\s*[.!]?$",
+        rf"no idea\b|(?:cannot|can not) (?:\w+ )?{ANSWER}\b|not sure\s*[.!]?$|who (?:knows|can say)\b",
+        rf"not (?:something|a (?:detail|figure|number|thing|question)|{INFO}) (?:that )?{ME}"
+        r" (?:can|could|am able to|would|know)\b",
+        rf"(?:{NP}(?:is|are|was|were) )?(?:not )?(?:something|a (?:detail|figure|number|thing"
+        rf"|question)|information|{INFO}) (?:that )?{ME} (?:{MODEL_CANNOT}|have no|do not|did not"
+        r"|lack|am not|know nothing)",
+        rf"{ME} (?:lack|have no|do not have|have little) (?:\w+ )?(?:visibility|insight|knowledge"
+        r"|record|access|sight|view)\b",
         rf"{ME} (?:will|would) not (?:be )?(?:able to )?(?:\w+ )?{ANSWER}",
         r"(?:it is|it would be) (?:not possible|impossible|not feasible|difficult|hard|unclear)"
         rf" (?:for me )?to (?:\w+ )?{ANSWER}",
@@ -178,6 +188,18 @@ SOURCE_ABSENCE = CueClass(
         r"|presents?) (?:no|none|nothing|not any)\b",
         rf"nothing (?:in|within|on|from) (?:the |this |these |those |any )?(?:[\w-]+ ){{0,3}}?"
         rf"(?:{SOURCE})",
+        rf"nothing (?:(?:that )?{ME} (?:was|were|have been|have|had) (?:given|shown|provided|sent"
+        r"|seen|read)|(?:\w+ ){0,3}?(?:here|provided|given|shared|supplied)) (?:\w+ )?(?:speaks?"
+        r"|mentions?|address(?:es)?|covers?|says|touch(?:es)?|discuss(?:es)?|refers?|relates?"
+        r"|gives?|shows?|provides?|states?|bears?)\b",
+        rf"{SOURCE} [^.;]{{0,80}}?\b(?:says|mentions|states|discloses|gives|shows|provides"
+        r"|contains|includes|reports|offers) (?:nothing|no (?:\w+ )?(?:mention|word|detail"
+        r"|information|data|figures?))\b",
+        rf"{SOURCE} [^.;]{{0,80}}? and (?:\w+ )?{NEG} {ADV}(?:\w+ )?{SHOW}\b",
+        rf"{SOURCE} (?:\w+ ){{0,3}}?(?:only )?(?:covers?|includes?|contains?|shows?|discuss(?:es)?"
+        r"|provides?|lists?|reports?|gives?|has|have|deals? with|address(?:es)?) [^.;]{1,60}\bonly$",
+        rf"{NP}(?:is|are|falls?|lies?|goes|sits?) (?:beyond|outside) (?:the scope of )?what"
+        rf" (?:{SOURCE}|{ME})\b",
         rf"(?:none|neither) of (?:the |these |those )?(?:[\w-]+ ){{0,3}}?(?:{SOURCE})",
         r"no (?:\w+ )?(?:excerpt|passage|page|document|section|table|part|filing|statement"
         r"|line item|note)s? (?:\w+ )?(?:mentions?|contains?|includes?|provides?|gives?|shows?"
@@ -215,6 +237,9 @@ PASSIVE_UNAVAILABILITY = CueClass(
         rf"{NP}(?:is|are|was|were) (?:not|nowhere) (?:part of|in|within|among|anywhere in"
         rf"|found in|contained in|present in|to be (?:seen|found)) {SOURCE}",
         rf"{NP}(?:is|are|was|were) nowhere to be (?:seen|found)",
+        r"no (?:[\w&'-]+ ){1,3}?(?:is|are|was|were|has been|have been|gets?) (?:\w+ )?"
+        r"(?:mentioned|disclosed|given|provided|listed|stated|shown|named|identified|cited"
+        r"|referenced|specified|included|brought up|discussed)\b",
         rf"(?:not|never) (?:\w+ )?(?:{SHOWN})\b",
         rf"{SHORT_NP}(?:not|nowhere) (?:\w+ )?(?:{SHOWN})\b(?! (?:by|to|that|because|for))",
         rf"{NP}(?:(?:is|are|was|were) )?(?:unavailable|unknown|undisclosed|unreported"
@@ -236,7 +261,8 @@ INSUFFICIENT_INFO = CueClass(
         rf" |adequate )?(?:\w+ )?{INFO}",
         rf"{NP}(?:is|are|was|were|remains?) (?:not |still )?{NOT_DERIVABLE}",
         rf"(?:[\w$%&'./-]+ ){{0,6}}?not {NOT_DERIVABLE}",
-        rf"there is no (?:\w+ )?(?:way|means|basis) (?:to|for|of) (?:\w+ )?(?:{ANSWER}|calculat"
+        rf"there is no (?:\w+ )?(?:way|means|basis) (?:for (?:me|us|one|anyone) )?(?:to|for|of)"
+        rf" (?:\w+ )?(?:{ANSWER}|calculat"
         r"|comput|determin|deriv|estimat)",
         r"there (?:may|might|would|will|does|do|did) not (?:\w+ )?be (?:\w+ )?(?:enough|sufficient"
         r"|adequate|any)\b",
@@ -258,6 +284,8 @@ INSUFFICIENT_INFO = CueClass(
         r"|inconclusive)\b",
         rf"{NP}(?:is|are|was|were|remains?) inconclusive\b",
         r"there (?:is|was) not (?:enough|sufficient)\b",
+        rf"(?:unclear|uncertain|not clear|no (?:\w+ )?{INFO}(?: available| given| provided)?)"
+        r"\s*[.!]?$",
         r"(?:it is|this is|that is|it remains|which is) (?:\w+ )?(?:unclear|not clear|uncertain"
         r"|ambiguous)\b",
         r"(?:unclear|not clear|uncertain) (?:from|based on|given|in|whether|what|who|which|how)\b",
@@ -308,6 +336,8 @@ CAPABILITY = CueClass(
     (
         r"(?:as|being) (?:an? )?(?:ai|artificial intelligence|language model|large language"
         r" model|llm|text-based|virtual assistant|ai assistant|chatbot|machine)",
+        r"(?:as|being) (?:an? |just an? |only an? )(?:[\w-]+ ){0,2}(?:model|assistant|bot|ai"
+        r"|program)\b",
         rf"{ME} (?:am|are) (?:just |only |merely )?(?:an? )?(?:ai|artificial intelligence"
         r"|language model|large language model|llm|text-based|virtual assistant|chatbot"
         r"|ai assistant)",
@@ -365,16 +395,32 @@ REDIRECT = CueClass(
         r"|provider|edgar)s? (?:\w+ ){0,3}(?:publishes|posts|lists|has|carries|provides|shows"
         r"|contains|reports|includes|will have|should have) (?:it|this|that|these|those|the"
         r" (?:\w+ )?(?:figure|number|data|details|information|breakdown|answer|table))\b",
-        r"(?:which|this|that|it|there) is (?:the|where|a good) (?:\w+ )?(?:place|source|where)"
-        r" to (?:look|check|find|go)",
+        r"(?:which|this|that|it|there) is (?:where|(?:the|a good|the right|the best)"
+        r" (?:\w+ )?(?:place|source)) (?:to|you|one) (?:\w+ )?(?:look|check|find|go|see)",
         r"(?:your|the|a) (?:best|safest|most reliable|surest|quickest) (?:bet|option|source|course"
         r"|place|route)\b",
         rf"{NP}(?:10-k|10-q|filing|annual report|report|statements?|release|website|page|edgar)"
         r"\b[^.;]{0,40}\b(?:has|have|contains?|includes?|lists?|shows?|provides?|reports?|gives?)"
         r" (?:both |all |the |these |those |this |that |each )?(?:\w+ )?(?:numbers?|figures?|data"
         r"|information|details?|amounts?|answer|values?)\b",
-        r"(?:it is|it would be|it may be) (?:best|advisable|better|worth|recommended|wise)"
-        r" (?:to )?(?:\w+ )?(?:check|consult|refer|look|review|verify|visit|confirm)",
+        r"(?:(?:it is|it would be|it may be) )?(?:best|advisable|better|worth|recommended|wise"
+        r"|safest) (?:is )?(?:to )?(?:\w+ )?(?:check|consult|refer|look|review|verify|visit|confirm"
+        r"|contact|ask|reach out)",
+        rf"(?:{ME} (?:would |will |can |could )?)?(?:refer|direct|point|send|redirect) you"
+        r" (?:to|toward)",
+        r"(?:{ME} )?(?:would |do |strongly )?(?:recommend|suggest|advise)\w* (?:checking|consulting"
+        r"|reviewing|looking|referring|visiting|contacting|reaching|asking|pulling|searching)",
+        r"(?:you|one|investors) (?:\w+ )?(?:would|should|can|could|may|might|will|need to)?"
+        r" ?(?:want to |need to |wish to |have to )?(?:reach out|contact|ask|call|email|write to"
+        r"|get in touch|talk to|speak (?:to|with)|inquire|enquire)\b",
+        r"(?:\w+ ){0,4}(?:something|one|a question|a detail|a point|a matter) (?:\w+ )?to"
+        r" (?:confirm|check|verify|ask|raise|look up|take up|clarify) (?:with|in|on|via|against)",
+        rf"{NP}(?:would|will|should|can|could|may|might) (?:be|appear|show up) (?:\w+ )?"
+        r"(?:in|on|within|under) (?:the|its|their|a|an) (?:[\w'&-]+ ){0,4}?(?:10-k|10-q|filings?"
+        r"|reports?|statements?|proxy|notes?|website|release|disclosures?|edgar|schedule)\b",
+        r"(?:[\w'&-]+ ){0,6}?(?:10-k|10-q|filing|report|statements?|statement of [\w ]{3,30}"
+        r"|proxy|note|website|release|edgar|schedule) (?:would|will|should) (?:show|list|disclose"
+        r"|report|give|have|contain|include|tell|confirm)\b",
         r"(?:check|consult|refer to|look at|review|see|visit) (?:the|its|their|a|an|your)"
         r" (?:\w+ ){0,4}(?:10-k|10-q|filing|annual report|website|investor|sec|edgar"
         r"|financial statements|terminal|provider|database|source)",
@@ -402,6 +448,8 @@ ASKS_INPUT = CueClass(
         r"|supply|have)",
         rf"{ME} (?:would|will|\w+ would) (?:need|require) (?:you to|your|the user to)",
         r"(?:send|share|provide|give|paste|tell|show) me\b",
+        r"(?:share|send|provide|paste|upload|attach|forward|supply) (?:me |us |over )?(?:the|a|an"
+        r"|your|its|their|those|these|that|this|more|any)\b",
         r"let me know\b",
         rf"{ME} (?:need|require) (?:the|a|an|its|their|both|more|additional|further|to see"
         r"|access|your)\b",
