@@ -43,6 +43,7 @@ from pytest_bizbench.scoring.refusal_catalog import (
     CLASSES,
     EXCLUSIONS,
     FILTERED_STOPS,
+    GENERIC_REFERENCE_CLAUSE,
     GENERIC_SUBSTITUTE,
     INFO,
     NEGATIVE_GOLD,
@@ -304,7 +305,14 @@ def detect(
     figures = [c.position for c in clauses if c.position not in hit_positions and _answers(c)]
     figures = _same_period(figures, clauses, hits)
     if figures or kind not in ("numeric", "any", "yes-no"):
-        hits = [hit for hit in hits if hit.cls.slug not in _NO_FIGURE_CLASSES]
+        # a text answer's hedge counts only when it names a kind of thing, not a thing
+        generic = {c.position for c in clauses if GENERIC_REFERENCE_CLAUSE.match(c.text)}
+        hits = [
+            hit
+            for hit in hits
+            if hit.cls.slug not in _NO_FIGURE_CLASSES
+            or (kind == "text" and not figures and hit.position in generic)
+        ]
     if kind == "numeric" and not any(_states_figure(_commits(c.text)) for c in clauses):
         # no committed figure at all for a numeric question (none, or only bounds,
         # ranges, formula constants, examples): no value was given, whatever the

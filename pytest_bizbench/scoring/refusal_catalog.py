@@ -419,8 +419,9 @@ REDIRECT = CueClass(
         r"(?:in|on|within|under) (?:the|its|their|a|an) (?:[\w'&-]+ ){0,4}?(?:10-k|10-q|filings?"
         r"|reports?|statements?|proxy|notes?|website|release|disclosures?|edgar|schedule)\b",
         r"(?:[\w'&-]+ ){0,6}?(?:10-k|10-q|filing|report|statements?|statement of [\w ]{3,30}"
-        r"|proxy|note|website|release|edgar|schedule) (?:would|will|should) (?:show|list|disclose"
-        r"|report|give|have|contain|include|tell|confirm)\b",
+        r"|proxy|note|website|release|edgar|schedule|database|site|page|terminal)"
+        r" (?:would|will|should) (?:show|list|disclose|report|give|have|contain|include|tell"
+        r"|confirm|name|identify|state|mention|carry)\b",
         r"(?:check|consult|refer to|look at|review|see|visit) (?:the|its|their|a|an|your)"
         r" (?:\w+ ){0,4}(?:10-k|10-q|filing|annual report|website|investor|sec|edgar"
         r"|financial statements|terminal|provider|database|source)",
@@ -442,7 +443,8 @@ ASKS_INPUT = CueClass(
         r"|send|upload|paste|attach|supply|include|point me|let me know|tell me)",
         r"(?:please|kindly) (?:\w+ )?(?:share|provide|give|send|upload|paste|attach|supply"
         r"|include|specify|clarify|let me know|tell me)",
-        r"(?:could|can|would) you (?:please )?(?:\w+ ){0,3}?(?:share|provide|give|send|upload|paste"
+        r"(?:[\w'-]+ ){0,4}?(?:could|can|would) you (?:please )?(?:\w+ ){0,3}?(?:share|provide|give"
+        r"|send|upload|paste"
         r"|attach|supply|include|specify|clarify|confirm|let me know|tell me|point me)",
         r"(?:once|when|should) you (?:\w+ )?(?:share|provide|give|send|upload|paste|attach"
         r"|supply|have)",
@@ -454,7 +456,7 @@ ASKS_INPUT = CueClass(
         rf"{ME} (?:need|require) (?:the|a|an|its|their|both|more|additional|further|to see"
         r"|access|your)\b",
         r"(?:send|share|provide|paste|upload|pass) (?:over|along|across)\b",
-        r"what (?:\w+ ){0,3}do you have\b",
+        r"what (?:[\w'-]+ ){0,4}do you have\b",
         r"do you have (?:the|a|an|its|their|access|any|those|these)\b",
         r"feel free to (?:\w+ )?(?:share|send|provide|paste|upload|attach)",
         r"can i (?:get|have|see)\b",
@@ -463,7 +465,8 @@ ASKS_INPUT = CueClass(
         r"(?:provide|share|send|give|paste|upload|supply|attach) (?:[\w&'/-]+ ){0,6}?(?:and|so"
         r"|then) (?:i|we) (?:will|can|could|would)",
         rf"(?:{ME} (?:would|will|am|are|can|could) (?:be )?)?(?:happy|glad|able|ready|pleased)"
-        r" to [^.;]{0,80}?\b(?:if|once|when|as soon as) you\b",
+        r" to [^.;]{0,80}?\b(?:if|once|when|as soon as) (?:you|(?:i|we) (?:have|get|see|receive"
+        r"|am given|are given))\b",
     ),
 )
 
@@ -535,6 +538,16 @@ GENERIC_SUBSTITUTE = CueClass(
     strength=0.9,
 )
 
+# a kind of thing named instead of the thing: "probably a large national firm", "one of
+# the Big Four", "most companies use ..."; the hedge of a text answer
+GENERIC_REFERENCE = (
+    r"(?:[\w'-]+ ){0,4}?(?:probably|likely|possibly|perhaps|maybe|presumably|typically|usually"
+    r"|generally|normally|often|most likely|almost certainly) (?:be |is |are |was |were )?"
+    r"(?:\w+ )?(?:a|an|one of|some|among|any|either)\b"
+    r"|most (?:[\w'-]+ ){0,3}?(?:companies|firms|issuers|businesses|banks|retailers|peers"
+    r"|manufacturers|of them)\b"
+)
+
 VAGUE_ESTIMATE = CueClass(
     "vague-estimate",
     "A hedge in place of a figure: 'probably a few billion', 'somewhere in the mid "
@@ -555,6 +568,7 @@ VAGUE_ESTIMATE = CueClass(
         r"[^.;]{0,120}\b(?:probably|likely|plausibly|possibly|perhaps|maybe|presumably"
         r"|i would expect|i would guess|i guess|i suspect|i would imagine|roughly|somewhere"
         r"|on the order of|order of magnitude|ballpark|or so)\b",
+        GENERIC_REFERENCE,
     ),
     strength=0.8,
 )
@@ -637,6 +651,9 @@ PLACEHOLDERS = frozenset(
 )
 # provider stop reasons that mean the text was withheld
 FILTERED_STOPS = frozenset({"content_filter", "content-filter", "safety", "refusal"})
+
+# the one hedge that also makes a text answer a non-answer
+GENERIC_REFERENCE_CLAUSE = re.compile(rf"^{LEAD_IN}(?:{GENERIC_REFERENCE})")
 
 # --- exclusions ------------------------------------------------------------------------
 
