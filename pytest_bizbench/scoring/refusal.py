@@ -70,6 +70,8 @@ NonAnswerJudge = Callable[[str, str, str], bool | None]
 _ABSENCE_CLASSES = frozenset(
     {"source-absence", "passive-unavailability", "insufficient-info", "rejects-premise"}
 )
+# classes that say the answer was not decided, whatever else it says
+_UNDECIDED = frozenset({"inability", "insufficient-info", "capability", "cutoff", "asks-input"})
 # classes that say the asked value is missing from what the model has
 _GAP_CLASSES = frozenset(
     {"source-absence", "passive-unavailability", "insufficient-info", "partial-work"}
@@ -166,7 +168,8 @@ _RANGE = re.compile(
     rf"\bbetween\s*{_NUMBER}\s*and\s*{_NUMBER}|(?<!from )(?<!\d){_NUMBER}\s*(?:-|–|to)\s*{_NUMBER}"
 )
 _NOT_THIS_VALUE = re.compile(
-    r"^(?:if|suppose|supposing|assuming|assume|say|imagine)\b|\b(?:for example|for instance"
+    r"^(?:if(?! (?:i|my) (?:recall|remember|memory))|suppose|supposing|assuming|assume|say"
+    r"|imagine)\b|\b(?:for example|for instance"
     r"|e\.g\.|hypothetical\w*|illustrat\w*|industry average|industry norm|most companies)\b"
     r"|\b(?:typically|generally|usually|often|tends? to|in general|on average)\b.*\b(?:companies"
     r"|firms|businesses|industry|industries|peers|sector|banks|lenders|automakers|retailers"
@@ -175,6 +178,8 @@ _NOT_THIS_VALUE = re.compile(
     r"|retailers|producers|most|many)\b.*\b(?:typically|generally|usually|often|tend to"
     r"|in general|on average)\b"
 )
+# zero in words is a figure: "None.", "Zero"
+_ZERO = re.compile(r"^(?:none|zero|nil)$")
 # figures that are no value: dates written with slashes, "100% sure"
 _NOT_A_VALUE = re.compile(
     r"\b\d{1,2}/\d{1,2}/\d{2,4}\b|\b100 ?%(?= (?:sure|certain|confident|accurate|correct))"
@@ -235,6 +240,11 @@ _SAYS_YES_NO = re.compile(
 # classes in which the model itself declines: an opening "no" before them is no answer
 _MODEL_DECLINES = frozenset(
     {"inability", "capability", "cutoff", "advice-refusal", "asks-input", "redirect"}
+)
+_WHICH_QUESTION = re.compile(
+    r"^(?:which|who|whom|where|what (?:type|kind|sort|category|segment|region|product|business"
+    r"|division|unit)s?\b|what (?:is|was|were|are) the (?:main|primary|biggest|largest|key"
+    r"|principal) (?:driver|reason|cause|factor|source|contributor)s?\b)"
 )
 _NUMERIC_QUESTION = re.compile(
     r"\b(?:how much|how many|what (?:is|was|were|are) (?:the )?(?:\w+ ){0,6}?(?:amount|ratio"
@@ -300,7 +310,7 @@ def detect(
         return Decision(REFUSED, "empty-structural", None)
     clauses = _clauses(answer)
     hits = _hits(clauses)
-    kind = _kind(question, gold)
+    kind = question_kind(question, gold)
     hit_positions = {hit.position for hit in hits if hit.cls.slug not in _NO_FIGURE_CLASSES}
     figures = [c.position for c in clauses if c.position not in hit_positions and _answers(c)]
     figures = _same_period(figures, clauses, hits)
@@ -313,7 +323,9 @@ def detect(
             if hit.cls.slug not in _NO_FIGURE_CLASSES
             or (kind == "text" and not figures and hit.position in generic)
         ]
-    if kind == "numeric" and not any(_states_figure(_commits(c.text)) for c in clauses):
+    if kind == "numeric" and not any(
+        _states_figure(_commits(c.text)) or _ZERO.match(c.text) for c in clauses
+    ):
         # no committed figure at all for a numeric question (none, or only bounds,
         # ranges, formula constants, examples): no value was given, whatever the
         # wording; a cue anywhere names the class
@@ -322,13 +334,13 @@ def detect(
             slug = VAGUE_ESTIMATE.slug if vague else GENERIC_SUBSTITUTE.slug
             return Decision(REFUSED, slug, _cut(clauses[0].sentence))
         best = max(hits, key=lambda hit: (hit.cls.strength, -hit.position[0], -hit.position[1]))
-        if _agrees(best, clauses, gold):
+        if _agrees(best, hits, clauses, gold):
             return Decision(ANSWERED, agrees_with_gold=True)
         return Decision(REFUSED, best.cls.slug, _cut(best.sentence))
     if not hits:
         return Decision(ANSWERED)
     best = max(hits, key=lambda hit: (hit.weight, -hit.position[0], -hit.position[1]))
-    if _agrees(best, clauses, gold):
+    if _agrees(best, hits, clauses, gold):
         return Decision(ANSWERED, agrees_with_gold=True)
     # what the gold adds to the question: its topic words name no answer
     gold_words = _content_words(gold) - _content_words(question) if kind == "text" else set()
@@ -390,10 +402,13 @@ def hook_nonanswer_judge(judge: JudgeFn) -> NonAnswerJudge:
     return decide
 
 
-def _agrees(best: _Hit, clauses: list[_Clause], gold: str) -> bool:
+def _agrees(best: _Hit, hits: list[_Hit], clauses: list[_Clause], gold: str) -> bool:
     """A premise rejection, or an absence of the asked thing itself, that says what a
-    negative gold answer says."""
+    negative gold answer says; not when the answer also says it cannot decide ("...
+    so I can't confirm whether it made any")."""
     if not gold or best.cls.slug not in _ABSENCE_CLASSES or not _negative(gold):
+        return False
+    if any(hit.cls.slug in _UNDECIDED for hit in hits):
         return False
     if best.cls.slug == "rejects-premise":
         return True
@@ -457,11 +472,15 @@ def _hits(clauses: list[_Clause]) -> list[_Hit]:
     return hits
 
 
-def _kind(question: str, gold: str) -> str:
-    """`yes-no`, `numeric`, `text`, or `any` when neither question nor gold says."""
+def question_kind(question: str, gold: str) -> str:
+    """`yes-no`, `numeric`, `text`, or `any` when neither question nor gold says. A
+    question that asks which thing ("which segment ...", "what type of ...") is `text`
+    even when its gold adds a figure."""
     norm_gold, norm_question = normalize(gold), normalize(question)
     if _YES_NO.match(norm_gold) or (not gold and _AUX.match(norm_question)):
         return "yes-no"
+    if _WHICH_QUESTION.match(norm_question):
+        return "text"
     if gold:
         return "numeric" if _states_figure(norm_gold) else "text"
     if _NUMERIC_QUESTION.search(norm_question):
@@ -490,8 +509,11 @@ def _commitment(
         return DEFINITE
     if figures and kind != "text":
         return DEFINITE
+    # one shared word may be chance ("lower", "defense"); two name the gold's answer
+    named = min(2, len(gold_words))
     if gold_words and any(
-        c.position not in cued and gold_words & set(_WORD.findall(c.text)) for c in clauses
+        c.position not in cued and len(gold_words & set(_WORD.findall(c.text))) >= named
+        for c in clauses
     ):
         return DEFINITE
     first_cue = min(cued)
@@ -510,7 +532,11 @@ def _commitment(
 
 def _content_words(gold: str) -> set[str]:
     """The words of a text gold answer that name something (not function words)."""
-    return {w for w in _WORD.findall(normalize(gold)) if len(w) > 3 and w not in _FUNCTION_WORDS}
+    return {
+        w
+        for w in _WORD.findall(normalize(gold))
+        if len(w) > 3 and w not in _FUNCTION_WORDS and not w.isdigit()
+    }
 
 
 def _answers(clause: _Clause) -> bool:

@@ -33,7 +33,7 @@ SOURCE = (
     r"|filing|filings|report|reports|10-k|10-q|8-k|statement|statements|page|pages|snippet"
     r"|snippets|extract|extracts|material|materials|source|sources|evidence|information|data"
     r"|disclosure|disclosures|notes|table|tables|section|sections|content|record|records"
-    r"|it|they)"
+    r"|it|they|them)"
 )
 NEG = r"(?:does not|do not|did not|cannot|could not|fails? to|failed to|never|will not|has not)"
 ADV = r"(?:(?:appear|seem) to |actually |explicitly |specifically |directly |clearly |itself )?"
@@ -63,7 +63,9 @@ ANSWER = (
     r"|ascertain|establish|specify|speak to|comment on|answer that|be certain|be sure"
     r"|reliably|accurately|precisely|definitively|confidently|responsibly|finish|complete"
     r"|help|assist|speculate|guess|venture|hazard|commit to|finalize|finalise|conclude"
-    r"|recommend|advise|suggest|endorse|predict|forecast|foresee|project)"
+    r"|recommend|advise|suggest|endorse|predict|forecast|foresee|project|check|look up"
+    r"|look into|name|recall|remember|pin down|weigh in|settle|access|see|pull|close"
+    r"|wrap up)"
 )
 MODEL_CANNOT = (
     r"(?:cannot|can not|could not|am unable to|are unable to|was unable to|were unable to"
@@ -74,7 +76,8 @@ MODEL_CANNOT = (
 DETERMINED = (
     r"(?:determined|calculated|computed|answered|derived|established|ascertained|inferred"
     r"|assessed|confirmed|verified|identified|quantified|known|completed|finished|worked out"
-    r"|estimated|found|stated|given|provided|finalized|finalised|concluded|pinned down)"
+    r"|estimated|found|stated|given|provided|finalized|finalised|concluded|pinned down"
+    r"|settled|resolved|decided|checked|named)"
 )
 INFO = (
     r"(?:information|data|details?|figures?|numbers?|values?|amounts?|mention|disclosure"
@@ -145,7 +148,8 @@ INABILITY = CueClass(
         rf"{ME} (?:lack|have no|do not have|have little) (?:\w+ )?(?:visibility|insight|knowledge"
         r"|record|access|sight|view)\b",
         rf"{ME} (?:will|would) not (?:be )?(?:able to )?(?:\w+ )?{ANSWER}",
-        r"(?:it is|it would be) (?:not possible|impossible|not feasible|difficult|hard|unclear)"
+        r"(?:it is|it would be) (?:\w+ )?(?:not possible|impossible|not feasible|difficult|hard"
+        r"|unclear)"
         rf" (?:for me )?to (?:\w+ )?{ANSWER}",
         rf"{ME} (?:am|are) not (?:\w+ )?(?:confident|certain|sure|comfortable|willing"
         r"|in a position)"
@@ -162,6 +166,9 @@ INABILITY = CueClass(
         rf"{ME} (?:would )?(?:prefer|choose|have) (?:not )?to (?:decline|pass|refrain|abstain)"
         r"|(?:i|we) (?:would )?prefer not to\b|(?:i|we) (?:must|have to|will) decline\b",
         rf"{ME} (?:do|did) not have\b",
+        rf"{ME} (?:lack|am missing|am without|are missing|are without)\b",
+        rf"(?:{ME} )?(?:do|did) not know\b|no clue\b|(?:{ME} (?:am|are) )?(?:uncertain|unsure"
+        r"|not certain)\s*[.!]?$",
         rf"{NP}(?:is|are|was|were) (?:not something|beyond what|outside what|more than) (?:that )?"
         rf"{ME} (?:can|could|am able)",
     ),
@@ -176,7 +183,12 @@ SOURCE_ABSENCE = CueClass(
         rf"{SOURCE} (?:\w+ ){{0,3}}?{NEG} {ADV}(?:\w+ )?{SHOW}\b",
         rf"{SOURCE} (?:\w+ ){{0,3}}?{NEG}\s*$",
         rf"{SOURCE} (?:\w+ ){{0,3}}?only (?:covers?|includes?|contains?|shows?|discuss(?:es)?"
-        r"|provides?|lists?|reports?|mentions?|gives?|has|have|deals? with|addresses)\b",
+        r"|provides?|lists?|reports?|mentions?|gives?|has|have|deals? with|addresses|goes"
+        r"|runs|extends|reaches|gets)\b",
+        rf"{SOURCE} (?:\w+ ){{0,3}}?(?:is|are|was|were) (?:only )?(?:limited|restricted|confined)"
+        r" to\b",
+        rf"all (?:that )?{ME} (?:have|had|was given|were given|got|can see|see|was shown"
+        r"|were shown) (?:is|are|was|were)\b",
         rf"only (?:the )?(?:[\w&'-]+ ){{0,4}}(?:is|are|was|were) (?:{SHOWN}|covered)\b",
         rf"{SOURCE} (?:\w+ ){{0,3}}?(?:is|are|was|were) (?:ambiguous|unclear|vague|inconclusive"
         r"|incomplete)\b",
@@ -195,7 +207,9 @@ SOURCE_ABSENCE = CueClass(
         rf"{SOURCE} [^.;]{{0,80}}?\b(?:says|mentions|states|discloses|gives|shows|provides"
         r"|contains|includes|reports|offers) (?:nothing|no (?:\w+ )?(?:mention|word|detail"
         r"|information|data|figures?))\b",
-        rf"{SOURCE} [^.;]{{0,80}}? and (?:\w+ )?{NEG} {ADV}(?:\w+ )?{SHOW}\b",
+        rf"{SOURCE} [^.;]{{0,80}}? (?:and|but|yet) (?:\w+ )?{NEG} {ADV}(?:\w+ )?{SHOW}\b",
+        rf"what {ME} (?:could not|cannot|did not|do not|was unable to|am unable to) (?:\w+ )?"
+        r"(?:find|see|locate|spot|get)\b",
         rf"{SOURCE} (?:\w+ ){{0,3}}?(?:only )?(?:covers?|includes?|contains?|shows?|discuss(?:es)?"
         r"|provides?|lists?|reports?|gives?|has|have|deals? with|address(?:es)?) [^.;]{1,60}\bonly$",
         rf"{NP}(?:is|are|falls?|lies?|goes|sits?) (?:beyond|outside) (?:the scope of )?what"
@@ -208,7 +222,8 @@ SOURCE_ABSENCE = CueClass(
         rf"no (?:specific |relevant |explicit |direct |such |separate |detailed |clear )?{INFO}"
         r" (?:regarding|about|on|for|concerning|related to|relating to|of|as to)\b",
         rf"{NP}(?:is|are|falls?|lies?|goes) (?:beyond|outside) (?:the scope of )?(?:{SOURCE}|my\b)",
-        r"there (?:is|was|appears to be|seems to be) nothing (?:on|about|regarding|for|concerning"
+        r"there (?:is|was|appears to be|seems to be) nothing (?:here |in here |there )?(?:on"
+        r"|about|regarding|for|concerning"
         r"|relating|related|in|that)\b",
         rf"{ME} (?:could not|cannot|did not|do not|was unable to|were unable to|am unable to"
         rf"|failed to) (?:\w+ )?(?:find|locate|see|spot|identify|come across|find any)\b",
@@ -245,7 +260,10 @@ PASSIVE_UNAVAILABILITY = CueClass(
         rf"{NP}(?:(?:is|are|was|were) )?(?:unavailable|unknown|undisclosed|unreported"
         rf"|unstated|unspecified|missing|absent|lacking|omitted|redacted)\b",
         rf"neither [^.;]{{1,60}}? nor [^.;]{{1,60}}? (?:is|are|was|were) (?:\w+ )?(?:{SHOWN})",
+        rf"{NP}(?:is|are|was|were) not (?:part of|in|among|within) (?:what|anything) (?:{ME}"
+        rf"|{SOURCE})",
         r"(?:unavailable|unknown|undisclosed|unreported|unstated|unspecified|not available"
+        r"|unconfirmed|unverified|unverifiable"
         r"|missing|absent|n/a|not provided|not given)(?:\s*[.!]?$| (?:in|from|within|on) )",
         r"(?:n/a|none given|no data|no answer|not applicable)\s*[.!]?$",
     ),
@@ -261,12 +279,10 @@ INSUFFICIENT_INFO = CueClass(
         rf" |adequate )?(?:\w+ )?{INFO}",
         rf"{NP}(?:is|are|was|were|remains?) (?:not |still )?{NOT_DERIVABLE}",
         rf"(?:[\w$%&'./-]+ ){{0,6}}?not {NOT_DERIVABLE}",
-        rf"there is no (?:\w+ )?(?:way|means|basis) (?:for (?:me|us|one|anyone) )?(?:to|for|of)"
-        rf" (?:\w+ )?(?:{ANSWER}|calculat"
-        r"|comput|determin|deriv|estimat)",
+        r"there is no (?:\w+ )?(?:way|means|basis|grounds?)\b",
         r"there (?:may|might|would|will|does|do|did) not (?:\w+ )?be (?:\w+ )?(?:enough|sufficient"
         r"|adequate|any)\b",
-        rf"{NP}(?:remains?|is|are|was|were|left) (?:undetermined|unknown|unclear|uncertain"
+        rf"{NP}(?:remains?|stays?|is|are|was|were|left) (?:undetermined|unknown|unclear|uncertain"
         r"|unresolved|open|incomplete|unanswered)\b",
         rf"(?:more|additional|further|other|extra) (?:\w+ )?{INFO} (?:\w+ )?(?:would be|is|are"
         r"|will be|would have to be) (?:needed|required|necessary)",
@@ -289,9 +305,9 @@ INSUFFICIENT_INFO = CueClass(
         r"(?:it is|this is|that is|it remains|which is) (?:\w+ )?(?:unclear|not clear|uncertain"
         r"|ambiguous)\b",
         r"(?:unclear|not clear|uncertain) (?:from|based on|given|in|whether|what|who|which|how)\b",
-        rf"(?:not possible|impossible|not feasible) to (?:\w+ )?{ANSWER}",
+        rf"(?:not possible|impossible|not feasible) (?:for (?:me|us) )?to (?:\w+ )?{ANSWER}",
         r"(?:the )?(?:question|query|request|answer) (?:cannot|can not|could not) be"
-        r" (?:answered|determined|given)",
+        rf" (?:\w+ )?{DETERMINED}",
         r"(?:[\w-]+ ){0,4}(?:is|are|was|were) not derivable\b",
     ),
     stops_work=True,
@@ -381,8 +397,7 @@ REDIRECT = CueClass(
         r"(?:you|one) (?:\w+ )?(?:can|could|may|might|should|will) (?:get|pull up|download|access"
         r"|read)\b",
         r"(?:[\w'&.-]+ ){0,8}(?:is|are) where (?:you|one|investors)"
-        r" (?:would|can|could|will|should) (?:find|see"
-        r"|look)",
+        r" (?:would|can|could|will|should) (?:\w+ ){0,2}?(?:find|see|look|check)",
         rf"{NP}(?:would|will|should|may|might) have (?:it|this|that|the (?:\w+ )?(?:figure|number"
         r"|data|answer|details|information|value))\b",
         rf"{NP}(?:usually|typically|normally|generally) (?:publish|post|report|disclose|list"
@@ -503,7 +518,8 @@ ADVICE_REFUSAL = CueClass(
         r" (?:for|best left to"
         r"|better suited for|better suited to) (?:a|an|your)",
         rf"{ME} (?:do not|cannot|will not|never|do not ever) (?:give|provide|offer|make|share)"
-        r" (?:\w+ )?(?:stock picks?|recommendations?|advice|investment|buy|sell|tips)",
+        r" (?:\w+ )?(?:stock picks?|recommendations?|advice|investment|buy|sell|tips|opinions?"
+        r"|views?|judgm?ents?|ratings?|endorsements?|verdicts?)",
         r"(?:investment|financial|that|the|this|such|buying|trading) (?:\w+ )?decisions? (?:is|are)"
         r" (?:yours|your own|up to you|personal|a personal)",
         r"(?:this|that|it) (?:\w+ ){0,3}(?:request|question|ask) for (?:\w+ )?(?:investment"
@@ -546,6 +562,8 @@ GENERIC_REFERENCE = (
     r"(?:\w+ )?(?:a|an|one of|some|among|any|either)\b"
     r"|most (?:[\w'-]+ ){0,3}?(?:companies|firms|issuers|businesses|banks|retailers|peers"
     r"|manufacturers|of them)\b"
+    r"|(?:[\w'-]+ ){0,4}?(?:typically|usually|generally|often|frequently|commonly|normally"
+    r"|tend to|tends to)\b"
 )
 
 VAGUE_ESTIMATE = CueClass(
@@ -569,6 +587,8 @@ VAGUE_ESTIMATE = CueClass(
         r"|i would expect|i would guess|i guess|i suspect|i would imagine|roughly|somewhere"
         r"|on the order of|order of magnitude|ballpark|or so)\b",
         GENERIC_REFERENCE,
+        r"(?:it|this|that|the \w+) (?:could|might|may|can) (?:have )?(?:gone|go|cut|swung|swing"
+        r"|be|been) (?:either|both) ways?\b",
     ),
     strength=0.8,
 )
@@ -591,6 +611,8 @@ PARTIAL_WORK = CueClass(
         r"(?:cannot|could not|unable to|not able to) (?:\w+ )?(?:finish|complete|proceed"
         r"|go further|go on|continue)\b",
         r"(?:\w+ ){0,6}(?:i|we) (?:will |would |must |have to |need to )?(?:stop|halt|leave it)\b",
+        r"[^.;]{0,100}?\bleave (?:\w+ ){0,3}?(?:open|undecided|unanswered|unresolved|there)\b",
+        rf"{NP}(?:would|will|is|are) (?:still |also |first )?(?:be )?(?:needed|required|necessary)\b",
         r"(?:there is|there can be|so there is|i have|we have) no (?:final|complete|resulting"
         r"|definitive|overall|end) (?:number|figure|answer|result|value|ratio|percentage)",
         rf"{NP}(?:needs|requires|would need|would require|depends on|hinges on)\b",
@@ -679,7 +701,9 @@ EXCLUSIONS: dict[str, re.Pattern[str]] = {
 # an absence of the asked thing, not of information about it: "does not mention any
 # acquisitions" answers "there were none"; "is silent on acquisitions" does not
 ABSENT_THING = re.compile(
-    rf"\b(?:any|no|none|nor)\b(?! (?:\w+ )?{INFO}\b)(?! (?:of )?(?:the|these|those|it|them)\b)"
+    rf"\b(?:any|no|none|nor)\b(?! (?:\w+ )?(?:{INFO}|sources?|documents?|filings?|excerpts?"
+    r"|texts?|context|passages?|pages?)\b)"
+    r"(?! (?:of )?(?:the|these|those|it|them)\b)"
 )
 # a negative gold answer: absence is the answer ("there were none", "no, it did not")
 NEGATIVE_GOLD = re.compile(
