@@ -315,13 +315,18 @@ def detect(
     figures = [c.position for c in clauses if c.position not in hit_positions and _answers(c)]
     figures = _same_period(figures, clauses, hits)
     if figures or kind not in ("numeric", "any", "yes-no"):
-        # a text answer's hedge counts only when it names a kind of thing, not a thing
+        # a text answer's explanation of the metric counts; its hedge only when it names
+        # a kind of thing, not a thing ("probably a large firm", not "probably KPMG")
         generic = {c.position for c in clauses if GENERIC_REFERENCE_CLAUSE.match(c.text)}
         hits = [
             hit
             for hit in hits
             if hit.cls.slug not in _NO_FIGURE_CLASSES
-            or (kind == "text" and not figures and hit.position in generic)
+            or (
+                kind == "text"
+                and not figures
+                and (hit.cls.slug == GENERIC_SUBSTITUTE.slug or hit.position in generic)
+            )
         ]
     if kind == "numeric" and not any(
         _states_figure(_commits(c.text)) or _ZERO.match(c.text) for c in clauses

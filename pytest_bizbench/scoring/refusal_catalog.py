@@ -547,7 +547,8 @@ GENERIC_SUBSTITUTE = CueClass(
         r"(?:divide|subtract|take|add|multiply|sum|average|compare)",
         rf"{NP}(?:(?:is|are|would|will|should|can|could|may)(?: \w+)? be|is|are|equals|measures"
         r"|means|refers to|reflects)\b"
-        r"[^.;]{0,120}\b(?:divided by|over|minus|less|as a (?:share|percentage|proportion"
+        r"[^.;]{0,120}\b(?:divided by|over|minus|less|plus|(?:the )?(?:sum|total|difference|product)"
+        r" (?:of|between)|as a (?:share|percentage|proportion"
         r"|fraction) of|ratio of|times|multiplied by|subtracting|dividing|relative to)\b",
         r"(?:generally|typically|usually|in general|broadly)\b",
     ),
