@@ -144,6 +144,13 @@ _CLAIM = re.compile(
     r"\b(?:is|are|was|were|amounted|amounts|totaled|totalled|totals|reached|rose|fell"
     r"|increased|decreased|grew|declined|equals|equaled|came to|stood at|had|has|did|paid)\b"
 )
+# "..., so yes": a yes or no closing a clause
+_CONCLUDES_YES_NO = re.compile(r"\b(?:so|thus|therefore|hence|then|and|answer)\W+(?:yes|no)\W*$")
+# a finite verb of a statement of fact: a claim verb or a past tense
+_FINITE = re.compile(
+    r"\b(?:is|are|was|were|has|had|have|does|did|do|amounted|totaled|totalled|reached|paid"
+    r"|remains?|holds?|owns?|operates?|reports?|records?|shows?|\w{3,}ed)\b"
+)
 _HEDGE = re.compile(
     r"\b(?:may|might|could|would|should|can|recommend|suggest|check|consult|refer|see"
     r"|typically|usually|generally|often|you|probably|likely|perhaps)\b"
@@ -343,6 +350,9 @@ def detect(
             return Decision(ANSWERED, agrees_with_gold=True)
         return Decision(REFUSED, best.cls.slug, _cut(best.sentence))
     if not hits:
+        if kind == "yes-no" and not figures and not _takes_a_side(clauses):
+            # neither yes nor no, no figure, no statement of fact: a hedge
+            return Decision(REFUSED, VAGUE_ESTIMATE.slug, _cut(clauses[0].sentence))
         return Decision(ANSWERED)
     best = max(hits, key=lambda hit: (hit.weight, -hit.position[0], -hit.position[1]))
     if _agrees(best, hits, clauses, gold):
@@ -533,6 +543,17 @@ def _commitment(
     ):
         return CLAIM
     return None
+
+
+def _takes_a_side(clauses: list[_Clause]) -> bool:
+    """A yes or a no, or a statement of fact (a finite verb, no hedge)."""
+    return any(
+        _YES_NO.match(c.text)
+        or _SAYS_YES_NO.search(c.text)
+        or _CONCLUDES_YES_NO.search(c.text)
+        or (bool(_FINITE.search(c.text)) and not _HEDGE.search(c.text))
+        for c in clauses
+    )
 
 
 def _content_words(gold: str) -> set[str]:
