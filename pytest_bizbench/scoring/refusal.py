@@ -149,7 +149,7 @@ _CONCLUDES_YES_NO = re.compile(r"\b(?:so|thus|therefore|hence|then|and|answer)\W
 # a finite verb of a statement of fact: a claim verb or a past tense
 _FINITE = re.compile(
     r"\b(?:is|are|was|were|has|had|have|does|did|do|amounted|totaled|totalled|reached|paid"
-    r"|remains?|holds?|owns?|operates?|reports?|records?|shows?|\w{3,}ed)\b"
+    r"|will|remains?|holds?|owns?|operates?|reports?|records?|shows?|expects?|\w{3,}ed)\b"
 )
 _HEDGE = re.compile(
     r"\b(?:may|might|could|would|should|can|recommend|suggest|check|consult|refer|see"
