@@ -149,7 +149,9 @@ _CONCLUDES_YES_NO = re.compile(r"\b(?:so|thus|therefore|hence|then|and|answer)\W
 # a finite verb of a statement of fact: a claim verb or a past tense
 _FINITE = re.compile(
     r"\b(?:is|are|was|were|has|had|have|does|did|do|amounted|totaled|totalled|reached|paid"
-    r"|will|remains?|holds?|owns?|operates?|reports?|records?|shows?|expects?|\w{3,}ed)\b"
+    r"|will|remains?|holds?|owns?|operates?|reports?|records?|shows?|expects?|\w{3,}ed"
+    r"|bought|sold|made|took|gave|grew|rose|fell|spent|kept|held|won|lost|became|began|met"
+    r"|cut|set|got|went|came|brought|built|drew|led|left|sent|paid|raised|issued)\b"
 )
 _HEDGE = re.compile(
     r"\b(?:may|might|could|would|should|can|recommend|suggest|check|consult|refer|see"
@@ -350,7 +352,12 @@ def detect(
             return Decision(ANSWERED, agrees_with_gold=True)
         return Decision(REFUSED, best.cls.slug, _cut(best.sentence))
     if not hits:
-        if kind == "yes-no" and not figures and not _takes_a_side(clauses):
+        if (
+            kind == "yes-no"
+            and _AUX.match(normalize(question))
+            and not figures
+            and not _takes_a_side(clauses)
+        ):
             # neither yes nor no, no figure, no statement of fact: a hedge
             return Decision(REFUSED, VAGUE_ESTIMATE.slug, _cut(clauses[0].sentence))
         return Decision(ANSWERED)
