@@ -46,6 +46,7 @@ from pytest_bizbench.scoring.refusal_catalog import (
     GENERIC_REFERENCE_CLAUSE,
     GENERIC_SUBSTITUTE,
     INFO,
+    LEAD_IN,
     NEGATIVE_GOLD,
     PARTIAL_WORK,
     PLACEHOLDERS,
@@ -197,6 +198,11 @@ _FORMULA = re.compile(
     r"\b(?:divide|divided|dividing|multiply|multiplied|multiplying|times|average of|formula"
     r"|calculated|computed)\b|[=×÷*/]"
 )
+# an instruction to finish the work: "to get the ratio, divide revenue by 535"
+_INSTRUCTION = re.compile(
+    rf"^{LEAD_IN}(?:(?:you|one|we) (?:would |should |can |could |must |then |just )?"
+    r"(?:need to |have to |want to )?)?(?:divide|subtract|multiply|add|take|sum|plug|apply)\b"
+)
 _CONSTANT = re.compile(r"(?<![\d.,])(?:1|2|4|12|100|365|1,000)(?![\d.,]*\d)(?!\s*%)")
 _WORD = re.compile(r"[a-z0-9&]+")
 _FUNCTION_WORDS = frozenset(
@@ -323,6 +329,13 @@ def detect(
     hit_positions = {hit.position for hit in hits if hit.cls.slug not in _NO_FIGURE_CLASSES}
     figures = [c.position for c in clauses if c.position not in hit_positions and _answers(c)]
     figures = _same_period(figures, clauses, hits)
+    if figures and gold and kind == "numeric":
+        steps_left = [
+            c for c in clauses if c.position >= max(figures) and _INSTRUCTION.match(c.text)
+        ]
+        if steps_left and not answers.grade("numeric", gold, answer, question).correct:
+            # a step, then how to finish: the work stopped short of the value
+            return Decision(REFUSED, PARTIAL_WORK.slug, _cut(steps_left[-1].sentence))
     if figures or kind not in ("numeric", "any", "yes-no"):
         # a text answer's explanation of the metric counts; its hedge only when it names
         # a kind of thing, not a thing ("probably a large firm", not "probably KPMG")

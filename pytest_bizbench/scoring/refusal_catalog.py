@@ -613,6 +613,8 @@ PARTIAL_WORK = CueClass(
         r"|go further|go on|continue)\b",
         r"(?:\w+ ){0,6}(?:i|we) (?:will |would |must |have to |need to )?(?:stop|halt|leave it)\b",
         r"[^.;]{0,100}?\bleave (?:\w+ ){0,3}?(?:open|undecided|unanswered|unresolved|there)\b",
+        r"[^.;]{0,80}?\b(?:once|until|when|after) (?:\w+ ){1,4}?(?:is|are|becomes?|gets?)"
+        r" (?:known|available|provided|given|disclosed|shared|supplied)\b",
         rf"{NP}(?:would|will|is|are) (?:still |also |first )?(?:be )?(?:needed|required|necessary)\b",
         r"(?:there is|there can be|so there is|i have|we have) no (?:final|complete|resulting"
         r"|definitive|overall|end) (?:number|figure|answer|result|value|ratio|percentage)",
@@ -640,6 +642,16 @@ REJECTS_PREMISE = CueClass(
         r"(?:this|that|the) (?:question|premise) (?:is|seems) (?:not|mis|in)",
         r"(?:there is|there are|there was) no such (?:thing|metric|figure|line item|segment"
         r"|measure)",
+        r"(?:[\w$%&'./()-]+ ){0,8}?(?:is|are|was|were) not (?:really |quite )?(?:the right|a good"
+        r"|an appropriate|a fitting|a sensible|the proper) (?:\w+ )?(?:lens|measure|metric|way"
+        r"|yardstick|gauge|tool|question)\b",
+        r"(?:[\w$%&'./()-]+ ){0,8}?(?:makes?|made) (?:little|no) sense\b|(?:[\w$%&'./()-]+ ){0,8}?"
+        r"(?:has|have) no (?:real )?meaning\b",
+        r"(?:the |that |this |your )?(?:premise|question|assumption) (?:\w+ )?(?:is|seems|looks)"
+        r" (?:off|wrong|flawed|mistaken|misplaced|misguided|invalid)\b",
+        r"(?:[\w$%&'./()-]+ ){0,8}?(?:does|do) not (?:use|report|have|track|compute|publish)"
+        r" (?:a|an|such a|such|that|this|any such) (?:\w+ )?(?:metric|measure|ratio|line|concept"
+        r"|line item|kpi)\b",
     ),
 )
 
