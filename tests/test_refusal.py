@@ -369,6 +369,17 @@ DRIVER_GOLD = "Lower steel costs (2.1 points of margin)."
         # a yes/no question answered with no side taken
         ("Possibly.", YES_NO_Q, "Yes", "vague-estimate"),
         ("It could have gone either way.", YES_NO_Q, "Yes", "vague-estimate"),
+        ("It's a toss-up.", YES_NO_Q, "Yes", "vague-estimate"),
+        # where the answer is published, instead of the answer
+        ("This is disclosed in the financing section of the 10-K.", YES_NO_Q, "Yes",
+         "redirect"),
+        ("The audit report in the 10-K names the firm.", WHICH_Q, WHICH_GOLD, "redirect"),
+        # a step, then how to finish
+        ("Average net PP&E is 535. To get the ratio, divide revenue by 535.",
+         "What is Orrin's fixed asset turnover?", "8.07", "partial-work"),
+        # the premise, in other words
+        ("Gross margin isn't really the right lens for a bank.", "What is the gross margin?",
+         "41.2%", "rejects-premise"),
     ],
 )  # fmt: skip
 def test_general_cue_families_find_unseen_wordings(
@@ -389,6 +400,10 @@ def test_general_cue_families_find_unseen_wordings(
         # answers it, right or wrong; a hedge naming a thing is still an answer
         ("Automotive.", WHICH_Q, WHICH_GOLD),
         ("Probably Automotive.", WHICH_Q, WHICH_GOLD),
+        # a figure with its source is a pointer, not a redirect
+        ("Yes; buybacks of $212 million are disclosed in the 10-K.", YES_NO_Q, "Yes"),
+        ("8.07. Divide revenue of 4,318 by average PP&E of 535.",
+         "What is Orrin's fixed asset turnover?", "8.07"),
         # zero in words; a recollection is not a hypothetical
         ("None. No goodwill impairment was recorded in FY2022.",
          "How much goodwill impairment did Orrin record in FY2022 (in USD millions)?", "$0"),

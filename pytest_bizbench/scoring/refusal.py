@@ -499,6 +499,8 @@ def _hits(clauses: list[_Clause]) -> list[_Hit]:
         for cls, patterns in _PATTERNS:
             if cls.slug == "capability" and EXCLUSIONS["role-opener"].match(clause.text):
                 continue
+            if cls.slug == "redirect" and _states_figure(_commits(clause.text)):
+                continue  # a figure with its source: a pointer, not a redirect
             if any(p.match(clause.text) for p in patterns):
                 hits.append(
                     _Hit(cls, clause.position, cls.strength * place, clause.sentence, detail_only)

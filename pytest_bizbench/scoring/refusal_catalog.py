@@ -110,6 +110,12 @@ NOT_DERIVABLE = (
     r"|not possible to (?:determine|calculate|compute|derive|know|say))"
 )
 
+# where a figure is published: the documents a redirect sends the user to
+DOC = (
+    r"(?:10-k|10-q|8-k|filings?|reports?|statements?|proxy|notes?|website|site|pages?|releases?"
+    r"|database|edgar|section|item \d+|terminal|disclosures?|portal)"
+)
+
 # --- classes ---------------------------------------------------------------------------
 
 
@@ -412,6 +418,19 @@ REDIRECT = CueClass(
         r" (?:\w+ )?(?:figure|number|data|details|information|breakdown|answer|table))\b",
         r"(?:which|this|that|it|there) is (?:where|(?:the|a good|the right|the best)"
         r" (?:\w+ )?(?:place|source)) (?:to|you|one) (?:\w+ )?(?:look|check|find|go|see)",
+        r"(?:[\w$%&'./-]+ ){0,10}?(?:is|are|gets?|get) (?:\w+ )?(?:disclosed|reported|public"
+        r"|available|listed"
+        r"|published|announced|posted|shown|presented|found|covered|documented|detailed)"
+        rf" (?:\w+ )?(?:in|on|via|through|at|under) (?:[\w'&-]+ ){{0,5}}?{DOC}\b",
+        rf"(?:the|its|their|a|an|each|[\w&.-]+'s) (?:[\w'&-]+ ){{0,5}}?{DOC} (?:\w+ ){{0,4}}?"
+        r"(?:names?|lists?|shows?|discloses?|reports?|gives?|has|have"
+        r"|contains?|includes?|will (?:settle|answer|show|give)|would (?:settle|answer|show|give)"
+        r"|answers?|settles?) (?:it|this|that|them|the (?:\w+ )?(?:firm|name|answer|figure|number"
+        r"|details?|information|data))\b",
+        r"(?:\w+ ){0,8}?(?:the|a|your) (?:go-to|best|primary|authoritative|definitive|right"
+        r"|official) (?:\w+ )?(?:source|resource|place|reference)\b",
+        rf"(?:that|this|it|the \w+) (?:would|will|should) be (?:on|in) the (?:[\w'&-]+ ){{0,4}}?"
+        rf"{DOC}\b",
         r"(?:your|the|a) (?:best|safest|most reliable|surest|quickest) (?:bet|option|source|course"
         r"|place|route)\b",
         rf"{NP}(?:10-k|10-q|filing|annual report|report|statements?|release|website|page|edgar)"
@@ -561,6 +580,7 @@ GENERIC_REFERENCE = (
     r"(?:[\w'-]+ ){0,4}?(?:probably|likely|possibly|perhaps|maybe|presumably|typically|usually"
     r"|generally|normally|often|most likely|almost certainly) (?:be |is |are |was |were )?"
     r"(?:\w+ )?(?:a|an|one of|some|among|any|either)\b"
+    r"|(?:it |that |this )?(?:could|might|may) be (?:any|one) of\b"
     r"|most (?:[\w'-]+ ){0,3}?(?:companies|firms|issuers|businesses|banks|retailers|peers"
     r"|manufacturers|of them)\b"
     r"|(?:[\w'-]+ ){0,4}?(?:typically|usually|generally|often|frequently|commonly|normally"
@@ -588,6 +608,8 @@ VAGUE_ESTIMATE = CueClass(
         r"|i would expect|i would guess|i guess|i suspect|i would imagine|roughly|somewhere"
         r"|on the order of|order of magnitude|ballpark|or so)\b",
         GENERIC_REFERENCE,
+        r"(?:\w+ ){0,3}?(?:a |an )?toss-?up\b|(?:there is |there are )?(?:a|some) (?:decent|good"
+        r"|fair|reasonable|strong|high|real) (?:chance|probability|likelihood)\b",
         r"(?:it|this|that|the \w+) (?:could|might|may|can) (?:have )?(?:gone|go|cut|swung|swing"
         r"|be|been) (?:either|both) ways?\b",
     ),
