@@ -145,7 +145,8 @@ INABILITY = CueClass(
         rf"{ME} have no (?:\w+ )?(?:way|means|answer|figure|number|idea|{INFO})",
         rf"{ME} (?:am|are) (?:unable|not able) to",
         rf"(?:unable|not able) to (?:\w+ )?{ANSWER}",
-        rf"no idea\b|(?:cannot|can not) (?:\w+ )?{ANSWER}\b|not sure\s*[.!]?$|who (?:knows|can say)\b",
+        rf"no idea\b|(?:cannot|can not) (?:\w+ )?{ANSWER}\b|not sure\s*[.!]?$"
+        r"|who (?:knows|can say)\b",
         rf"not (?:something|a (?:detail|figure|number|thing|question)|{INFO}) (?:that )?{ME}"
         r" (?:can|could|am able to|would|know)\b",
         rf"(?:{NP}(?:is|are|was|were) )?(?:not )?(?:something|a (?:detail|figure|number|thing"
@@ -217,7 +218,8 @@ SOURCE_ABSENCE = CueClass(
         rf"what {ME} (?:could not|cannot|did not|do not|was unable to|am unable to) (?:\w+ )?"
         r"(?:find|see|locate|spot|get)\b",
         rf"{SOURCE} (?:\w+ ){{0,3}}?(?:only )?(?:covers?|includes?|contains?|shows?|discuss(?:es)?"
-        r"|provides?|lists?|reports?|gives?|has|have|deals? with|address(?:es)?) [^.;]{1,60}\bonly$",
+        r"|provides?|lists?|reports?|gives?|has|have|deals? with|address(?:es)?)"
+        r" [^.;]{1,60}\bonly$",
         rf"{NP}(?:is|are|falls?|lies?|goes|sits?) (?:beyond|outside) (?:the scope of )?what"
         rf" (?:{SOURCE}|{ME})\b",
         rf"(?:none|neither) of (?:the |these |those )?(?:[\w-]+ ){{0,3}}?(?:{SOURCE})",
@@ -566,8 +568,8 @@ GENERIC_SUBSTITUTE = CueClass(
         r"(?:divide|subtract|take|add|multiply|sum|average|compare)",
         rf"{NP}(?:(?:is|are|would|will|should|can|could|may)(?: \w+)? be|is|are|equals|measures"
         r"|means|refers to|reflects)\b"
-        r"[^.;]{0,120}\b(?:divided by|over|minus|less|plus|(?:the )?(?:sum|total|difference|product)"
-        r" (?:of|between)|as a (?:share|percentage|proportion"
+        r"[^.;]{0,120}\b(?:divided by|over|minus|less|plus|(?:the )?(?:sum|total|difference"
+        r"|product) (?:of|between)|as a (?:share|percentage|proportion"
         r"|fraction) of|ratio of|times|multiplied by|subtracting|dividing|relative to)\b",
         r"(?:generally|typically|usually|in general|broadly)\b",
     ),
@@ -637,7 +639,8 @@ PARTIAL_WORK = CueClass(
         r"[^.;]{0,100}?\bleave (?:\w+ ){0,3}?(?:open|undecided|unanswered|unresolved|there)\b",
         r"[^.;]{0,80}?\b(?:once|until|when|after) (?:\w+ ){1,4}?(?:is|are|becomes?|gets?)"
         r" (?:known|available|provided|given|disclosed|shared|supplied)\b",
-        rf"{NP}(?:would|will|is|are) (?:still |also |first )?(?:be )?(?:needed|required|necessary)\b",
+        rf"{NP}(?:would|will|is|are) (?:still |also |first )?(?:be )?(?:needed|required"
+        r"|necessary)\b",
         r"(?:there is|there can be|so there is|i have|we have) no (?:final|complete|resulting"
         r"|definitive|overall|end) (?:number|figure|answer|result|value|ratio|percentage)",
         rf"{NP}(?:needs|requires|would need|would require|depends on|hinges on)\b",
