@@ -98,13 +98,16 @@ def test_second_dev_set_meets_the_targets(agreement: ModuleType) -> None:
     assert all(called == 0 for _, called in result.traps.values())
 
 
-@pytest.mark.parametrize(("part", "floor"), [("heldout_a", 0.95), ("heldout_b", 0.97)])
+@pytest.mark.parametrize(
+    ("part", "floor"), [("heldout_a", 0.95), ("heldout_b", 0.97), ("heldout_c", 0.94)]
+)
 def test_held_out_parts_keep_their_measured_floor(
     agreement: ModuleType, part: str, floor: float
 ) -> None:
-    # written by people who never saw the detector; never tuned on (only their
-    # per-class figures were read). The floors are the figures measured last (see
-    # docs/design.md), so a change that loses agreement on them fails here.
+    # written by people who never saw the detector; never tuned on (of A and B only
+    # the per-class figures were read; C was measured once, after the detector was
+    # final). The floors are the figures measured last (see docs/design.md), so a
+    # change that loses agreement on them fails here.
     result = agreement.measure(REFUSAL_DATA / part)
     assert len(result.graded) >= 150
     assert result.refusal_f1 >= floor
@@ -153,7 +156,7 @@ def test_parts_and_the_summary_leave_rows_out(
     agreement: ModuleType, capsys: pytest.CaptureFixture[str]
 ) -> None:
     assert [p.name for p in agreement.parts(REFUSAL_DATA)] == [
-        "dev", "dev_b", "heldout_a", "heldout_b",
+        "dev", "dev_b", "heldout_a", "heldout_b", "heldout_c",
     ]  # fmt: skip
     assert agreement.main(["--summary", str(REFUSAL_DATA / "dev")]) == 0
     out = capsys.readouterr().out

@@ -17,13 +17,19 @@ sentence it was found in. The cues and exclusions are data, in
 3. Overrides, in order:
    - an absence or premise cue that says what a negative gold answer says ("there
      were no acquisitions") is an answer;
+   - the question's kind (`question_kind`) says what commits: a numeric question
+     with no figure at all, or a yes/no question that takes no side (no yes or no,
+     no figure, no statement of fact), is refused;
    - a definite answer of the question's kind (a figure in a clause with no cue for
-     a numeric question, an opening yes or no for a yes/no question, a plain claim
-     after a contrast for a text question) overrides the cues, unless a cue that the
-     work stopped comes after the last figure ("...; without revenue I can't
-     finish", class `partial-work`); a limitation about detail only ("the segment
-     split is not disclosed") after the figure does not;
-   - formula explanations and vague hedges count only when no figure is stated.
+     a numeric question, an opening yes or no for a yes/no question, two of the
+     gold's words for a text question) overrides the cues, unless a cue that the
+     work stopped, or an instruction to finish, comes after the last figure
+     ("...; without revenue I can't finish", class `partial-work`); a limitation
+     about detail only ("the segment split is not disclosed") after the figure
+     does not;
+   - formula explanations and vague hedges count only when no figure is stated
+     (for a text question: the metric's definition, or a hedge naming a kind of
+     thing).
 4. The strongest remaining cue decides: weight >= 0.75 `refused`, >= 0.5
    `undetermined`, else `answered`.
 """
