@@ -17,21 +17,19 @@ import os
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from pytest_bizbench.cases.agent import (
-    RUNS_SUFFIX,
-    AgentTaskKind,
-    RunFields,
-    RunRecord,
-    load_agent_runs,
-)
+from pytest_bizbench.casekinds import AGENT_TASK, RUNS_SUFFIX
 from pytest_bizbench.cases.model import CaseError
+from pytest_bizbench.config import RunFields
 from pytest_bizbench.registry import Registry
 from pytest_bizbench.runstate import RunState
 from pytest_bizbench.stats import percentile
+
+if TYPE_CHECKING:
+    from pytest_bizbench.cases.agent import RunRecord
 
 STAT_FIELDS = ("wall_seconds", "turns", "tool_calls", "tool_format_errors", "tokens")
 DELTA_FIELDS = ("turns", "wall_seconds")
@@ -144,6 +142,8 @@ def read_agent_runs(
 ) -> AgentRuns:
     """Load every run file; a bad file or record becomes an error entry (the run is
     then incomplete, as with a bad case file) and the other records still count."""
+    from pytest_bizbench.cases.agent import load_agent_runs
+
     runs = AgentRuns()
     for path in files:
         shown = Path(os.path.relpath(path, rootpath)).as_posix()
@@ -164,7 +164,7 @@ def read_agent_runs(
 
 def agent_benchmarks(registry: Registry) -> list[str]:
     """Names of the benchmarks that score agent tasks: they report the run summaries."""
-    return [b.name for b in registry.benchmarks if b.case_type == AgentTaskKind.name]
+    return [name for name in registry.names if registry.case_type(name) == AGENT_TASK]
 
 
 def collect_agent_runs(config: pytest.Config, state: RunState) -> AgentRuns:

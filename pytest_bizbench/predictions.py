@@ -12,9 +12,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pytest_bizbench.cases.agent import Workspace
 from pytest_bizbench.cases.jsonio import InputError, iter_jsonl, parse_json, read_text
-from pytest_bizbench.cases.yamlio import load_yaml
+from pytest_bizbench.cases.model import Workspace
 from pytest_bizbench.settings import PredictionSpec
 
 _ID_KEYS = ("id", "financebench_id")
@@ -27,6 +26,8 @@ class PredictionError(Exception):
 def _read_document(path: Path, max_bytes: int) -> Any:
     try:
         if path.suffix in (".yml", ".yaml"):
+            from pytest_bizbench.cases.yamlio import load_yaml
+
             return load_yaml(read_text(path, max_bytes))
         return parse_json(read_text(path, max_bytes))
     except InputError as exc:

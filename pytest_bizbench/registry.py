@@ -1,38 +1,92 @@
-"""The run's benchmarks, from built-ins, the hook, ini and entry points (SPEC §1)."""
+"""The run's benchmarks, from built-ins, the hook, ini and entry points.
+
+Built-ins are known by their identities (`benchmarks.BUILTINS`) and imported only
+when asked for, so a session that collects no case of theirs never loads their code.
+"""
 
 from __future__ import annotations
 
 import hashlib
 import importlib
 import json
-from collections.abc import Iterable
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Sequence
 from importlib.metadata import entry_points
+from typing import TYPE_CHECKING
 
 import pytest
 
-from pytest_bizbench.benchmarks.agent_fs import AgentFs
-from pytest_bizbench.benchmarks.field_accuracy import FieldAccuracy
-from pytest_bizbench.benchmarks.qa_answer import QAAnswer
-from pytest_bizbench.benchmarks.review_assessment import ReviewAssessment
-from pytest_bizbench.benchmarks.review_retrieval import ReviewRetrieval
-from pytest_bizbench.scoring import Embedder, FieldLadder, JudgeFn
-from pytest_bizbench.sdk import BenchmarkPlugin, validate_benchmark_class
-from pytest_bizbench.settings import Settings
+from pytest_bizbench.benchmarks import BUILTINS, BuiltinSpec
+from pytest_bizbench.sdk import (
+    BenchmarkDefinitionError,
+    BenchmarkPlugin,
+    targets_labels,
+    validate_benchmark_class,
+)
+
+if TYPE_CHECKING:
+    from pytest_bizbench.scoring.ladder import Embedder, JudgeFn
+    from pytest_bizbench.settings import Settings
 
 ENTRY_POINT_GROUP = "bizbench.benchmarks"
 
 
-@dataclass(frozen=True, slots=True)
 class Registry:
-    benchmarks: tuple[BenchmarkPlugin, ...]
+    """The run's benchmarks by name, built-ins first; a built-in is created on first use.
+
+    Not frozen: it fills a per-run cache of created built-ins, kept in `RunState`.
+    """
+
+    __slots__ = ("_builtins", "_loaded", "_make")
+
+    def __init__(
+        self,
+        benchmarks: Iterable[BenchmarkPlugin] = (),
+        builtins: Sequence[BuiltinSpec] = (),
+        make: Callable[[BuiltinSpec], BenchmarkPlugin] | None = None,
+    ) -> None:
+        self._builtins = {spec.name: spec for spec in builtins}
+        self._loaded: dict[str, BenchmarkPlugin | None] = dict.fromkeys(self._builtins)
+        self._loaded.update((b.name, b) for b in benchmarks if b.name not in self._builtins)
+        self._make = make
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return tuple(self._loaded)
+
+    def case_type(self, name: str) -> str | None:
+        spec = self._builtins.get(name)
+        if spec is not None:
+            return spec.case_type
+        benchmark = self._loaded.get(name)
+        return None if benchmark is None else benchmark.case_type
+
+    @property
+    def benchmarks(self) -> tuple[BenchmarkPlugin, ...]:
+        """Every benchmark, built-ins created."""
+        return tuple(b for b in map(self.get, self._loaded) if b is not None)
 
     def get(self, name: str) -> BenchmarkPlugin | None:
-        return next((b for b in self.benchmarks if b.name == name), None)
+        if name not in self._loaded:
+            return None
+        benchmark = self._loaded[name]
+        if benchmark is None and self._make is not None:
+            benchmark = self._loaded[name] = self._make(self._builtins[name])
+        return benchmark
 
     def targeting(self, case_type: str, labels: Iterable[str]) -> list[BenchmarkPlugin]:
         labels = tuple(labels)
-        return [b for b in self.benchmarks if b.case_type == case_type and b.targets(labels)]
+        found: list[BenchmarkPlugin] = []
+        for name, loaded in self._loaded.items():
+            spec = self._builtins.get(name)
+            if spec is not None:
+                if spec.case_type != case_type or not targets_labels(spec.target_labels, labels):
+                    continue
+            elif loaded is None or loaded.case_type != case_type or not loaded.targets(labels):
+                continue
+            benchmark = self.get(name)
+            if benchmark is not None:
+                found.append(benchmark)
+        return found
 
 
 def fingerprint(benchmark: BenchmarkPlugin) -> str:
@@ -70,7 +124,10 @@ def _instantiate(item: object, source: str) -> BenchmarkPlugin:
     cls = item if isinstance(item, type) else type(item)
     if not (isinstance(cls, type) and issubclass(cls, BenchmarkPlugin)):
         raise pytest.UsageError(f"{source}: {item!r} is not a BenchmarkPlugin subclass or instance")
-    validate_benchmark_class(cls)
+    try:
+        validate_benchmark_class(cls)
+    except BenchmarkDefinitionError as exc:
+        raise pytest.UsageError(str(exc)) from None
     if isinstance(item, BenchmarkPlugin):
         return item
     try:
@@ -106,20 +163,6 @@ def _hook_callables(config: pytest.Config) -> tuple[Embedder | None, JudgeFn | N
 def build_registry(config: pytest.Config, settings: Settings) -> Registry:
     """Every benchmark of the run, validated; a bad one is a `pytest.UsageError`."""
     found: list[BenchmarkPlugin] = []
-    if settings.builtin_benchmarks:
-        embed, judge = _hook_callables(config)
-        found.append(
-            FieldAccuracy(
-                FieldLadder(FieldAccuracy.ladder_config(settings.ladder), embed=embed, judge=judge)
-            )
-        )
-        found.append(AgentFs(settings.agent, settings.regex_timeout, settings.qa.pass_at_k))
-        qa = settings.qa
-        found.append(
-            QAAnswer(qa.scorer, qa.pass_at_k, settings.ladder.strictness, embed=embed, judge=judge)
-        )
-        found.append(ReviewAssessment(settings.review.thresholds))
-        found.append(ReviewRetrieval(settings.review))
     for returned in config.hook.pytest_bizbench_add_benchmarks(config=config):
         batch = returned if isinstance(returned, (list, tuple)) else [returned]
         found.extend(_instantiate(item, "pytest_bizbench_add_benchmarks") for item in batch)
@@ -134,13 +177,35 @@ def build_registry(config: pytest.Config, settings: Settings) -> Registry:
                 f"{type(exc).__name__}: {exc}"
             ) from None
         found.append(_instantiate(loaded, f"entry point {entry.name!r}"))
-    seen: dict[str, BenchmarkPlugin] = {}
+    builtins = BUILTINS if settings.builtin_benchmarks else ()
+    builtin_paths = {spec.path: spec for spec in builtins}
+    seen: dict[str, BenchmarkPlugin | BuiltinSpec] = {spec.name: spec for spec in builtins}
     for benchmark in found:
+        cls = type(benchmark)
+        if f"{cls.__module__}:{cls.__qualname__}" in builtin_paths:
+            continue  # a built-in registered again counts once
         other = seen.get(benchmark.name)
-        if other is not None and type(other) is not type(benchmark):
+        if other is not None and not (
+            isinstance(other, BenchmarkPlugin) and type(other) is type(benchmark)
+        ):
+            other_name = (
+                type(other).__qualname__
+                if isinstance(other, BenchmarkPlugin)
+                else other.path.rpartition(":")[2]
+            )
             raise pytest.UsageError(
                 f"benchmark name {benchmark.name!r} is used by both "
-                f"{type(other).__qualname__} and {type(benchmark).__qualname__}"
+                f"{other_name} and {cls.__qualname__}"
             )
         seen.setdefault(benchmark.name, benchmark)
-    return Registry(tuple(seen.values()))
+    embed, judge = _hook_callables(config)
+
+    def make(spec: BuiltinSpec) -> BenchmarkPlugin:
+        module_name, _, attr = spec.path.partition(":")
+        made: BenchmarkPlugin = getattr(importlib.import_module(module_name), attr).from_settings(
+            settings, embed, judge
+        )
+        return made
+
+    custom = [b for b in seen.values() if isinstance(b, BenchmarkPlugin)]
+    return Registry(custom, builtins, make)

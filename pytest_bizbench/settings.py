@@ -8,14 +8,16 @@ from pathlib import Path
 
 import pytest
 
-from pytest_bizbench.benchmarks.agent_fs import (
+from pytest_bizbench.config import (
     DEFAULT_GROUP_PATTERN,
     DEFAULT_MAX_FILE_BYTES,
+    REVIEW_INI,
     AgentConfig,
+    LadderConfig,
+    LoadOptions,
+    ReviewConfig,
 )
-from pytest_bizbench.benchmarks.review_retrieval import REVIEW_INI, ReviewConfig
 from pytest_bizbench.gate import Threshold, parse_threshold
-from pytest_bizbench.scoring import LadderConfig
 from pytest_bizbench.sdk import DEFAULT_REGEX_TIMEOUT
 
 DEFAULT_CASE_PATTERNS = (
@@ -84,6 +86,9 @@ class Settings:
     agent: AgentConfig = field(default_factory=AgentConfig)
     qa: QAOptions = QAOptions()
     prediction_cache: Path | None = None
+
+    def load_options(self) -> LoadOptions:
+        return LoadOptions(self.max_case_bytes, frozenset(self.requirements), self.qa.open_book)
 
 
 def default_settings() -> Settings:

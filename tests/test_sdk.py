@@ -14,7 +14,12 @@ from pytest_bizbench import (
     MatchRule,
     ScoredDocument,
 )
-from pytest_bizbench.sdk import RegexTimeout, check_scored, validate_benchmark_class
+from pytest_bizbench.sdk import (
+    BenchmarkDefinitionError,
+    RegexTimeout,
+    check_scored,
+    validate_benchmark_class,
+)
 
 
 def doc(doc_id: str = "d1", **kwargs: Any) -> ExtendedDocument:
@@ -239,7 +244,7 @@ def test_check_scored_rejects_garbage(result: object, problem: str) -> None:
 )
 def test_registration_validation_names_class_and_field(attrs: dict[str, Any], problem: str) -> None:
     bad = type("BadBench", (Simple,), attrs)
-    with pytest.raises(pytest.UsageError) as info:
+    with pytest.raises(BenchmarkDefinitionError) as info:
         validate_benchmark_class(bad)
     assert "BadBench" in str(info.value)
     assert problem in str(info.value)
