@@ -99,9 +99,10 @@ def _per_task(records: Iterable[RunRecord], name: str) -> dict[str, float]:
     return {task: math.fsum(v) / len(v) for task, v in values.items()}
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class AgentRuns:
-    """Every run record of the session, by model, and the problems met reading them."""
+    """Every run record of the session, by model, and the problems met reading them;
+    filled in place as the run files are read, so not frozen."""
 
     by_model: dict[str, list[RunRecord]] = field(default_factory=dict)
     errors: dict[str, dict[str, Any]] = field(default_factory=dict)

@@ -222,9 +222,10 @@ def _ci_text(ci: Sequence[float] | None) -> str:
     return "n/a" if ci is None else f"[{ci[0]:+.4f}, {ci[1]:+.4f}]"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Comparisons:
-    """Every benchmark x model compared with the baseline, and what went wrong."""
+    """Every benchmark x model compared with the baseline, and what went wrong;
+    filled in place by `compare_run`, so not frozen."""
 
     results: dict[tuple[str, str], dict[str, Any]] = field(default_factory=dict)
     headlines: dict[str, str] = field(default_factory=dict)

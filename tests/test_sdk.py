@@ -256,8 +256,8 @@ def test_registration_requires_score_and_base_class() -> None:
         (BenchmarkPlugin,),
         {"name": "x", "version": "1.0.0", "description": "d", "target_labels": ["*"]},
     )
-    with pytest.raises(pytest.UsageError, match="NoScore: score must be implemented"):
+    with pytest.raises(BenchmarkDefinitionError, match="NoScore: score must be implemented"):
         validate_benchmark_class(no_score)
-    with pytest.raises(pytest.UsageError, match="not a subclass of BenchmarkPlugin"):
+    with pytest.raises(BenchmarkDefinitionError, match="not a subclass of BenchmarkPlugin"):
         validate_benchmark_class(dict)
     validate_benchmark_class(Simple)  # a good one passes quietly
