@@ -231,9 +231,16 @@ class Comparisons:
     headlines: dict[str, str] = field(default_factory=dict)
     problems: list[str] = field(default_factory=list)
 
-    def reasons(self, options: BaselineOptions, *, accept: bool = False) -> list[str]:
+    def reasons(
+        self,
+        options: BaselineOptions,
+        *,
+        accept: bool = False,
+        allow_flag: str = "--bizbench-allow-regression",
+    ) -> list[str]:
         """Gate reasons: comparisons that failed, and regressed and stale verdicts
-        unless allowed (or `accept`ed by saving a new baseline)."""
+        unless allowed (or `accept`ed by saving a new baseline). `allow_flag` is the
+        option that allows a regression where the reason is shown (pytest or the CLI)."""
         if accept:
             return list(self.problems)
         reasons = []
@@ -247,7 +254,7 @@ class Comparisons:
                     f"(delta {_num(c.get('delta'), '+.4f')}); paired mean delta "
                     f"{_num(paired.get('mean_delta'), '+.4f')}, 95% CI "
                     f"{_ci_text(paired.get('ci95'))} over {paired.get('n', 0)} cases; "
-                    "accept it with --bizbench-allow-regression or re-baseline"
+                    f"accept it with {allow_flag} or re-baseline"
                 )
             if c["verdict"] == STALE and not options.allow_stale:
                 reasons.append(

@@ -295,6 +295,14 @@ def _number(config: pytest.Config, key: str, low: float, high: float) -> float:
     return value
 
 
+def _flag(config: pytest.Config, key: str) -> bool:
+    """A bool ini key; pytest's own error does not say which key it read."""
+    try:
+        return bool(config.getini(key))
+    except (ValueError, pytest.UsageError) as exc:  # pytest raises either, by version
+        raise pytest.UsageError(f"ini {key}: {exc} (use true or false)") from None
+
+
 def _predictions(config: pytest.Config) -> tuple[PredictionSpec, ...]:
     given: list[str] = config.getoption("bizbench_predictions")
     base = config.invocation_params.dir
@@ -365,7 +373,7 @@ def _baseline_options(config: pytest.Config) -> BaselineOptions:
         allow_regression=bool(config.getoption("bizbench_allow_regression")),
         allow_stale=bool(config.getoption("bizbench_allow_stale")),
         require_significance=bool(
-            config.getini("bizbench_require_significance") if significance is None else True
+            _flag(config, "bizbench_require_significance") if significance is None else True
         ),
         worst_cases=int(_number(config, "bizbench_worst_cases", 0, 10_000)),
     )
@@ -454,7 +462,7 @@ def read_settings(config: pytest.Config) -> Settings:
         regex_timeout=_number(config, "bizbench_regex_timeout", 0.001, 3600.0),
         ladder=ladder,
         benchmark_specs=tuple(config.getini("bizbench_benchmarks")),
-        builtin_benchmarks=bool(config.getini("bizbench_builtin_benchmarks")),
+        builtin_benchmarks=_flag(config, "bizbench_builtin_benchmarks"),
         requirements=tuple(config.getoption("bizbench_requirement")),
         review=_review_config(config),
         baseline=_baseline_options(config),
