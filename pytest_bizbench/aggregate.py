@@ -20,9 +20,12 @@ from pytest_bizbench.payload import (
     jsonable,
 )
 from pytest_bizbench.registry import Registry
+from pytest_bizbench.scoring.passk import sample_metrics
 from pytest_bizbench.sdk import BenchmarkPlugin, ExtendedDocument, ScoredDocument
 
 PASSED, FAILED = "passed", "failed"
+# a failing case whose samples flip, with ini bizbench_flaky = xfail (SPEC §16)
+XFAILED = "xfailed"
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,6 +53,8 @@ class ReportDocument:
             "rules": list(p.rules),
             "group": p.group,
         }
+        if p.cluster is not None:
+            out["cluster"] = p.cluster
         if p.latency_ms is not None:
             out["latency_ms"] = round(p.latency_ms, 3)
         if p.message and self.outcome != PASSED:
@@ -80,6 +85,7 @@ class ReportDocument:
             group=doc.get("group"),
             latency_ms=float(latency) if latency is not None else None,
             message=str(doc.get("message") or ""),
+            cluster=None if doc.get("cluster") is None else str(doc["cluster"]),
         )
         return cls(str(doc["nodeid"]), outcome, payload)
 
@@ -121,7 +127,7 @@ class Aggregator:
             return
         self.reported.add(nodeid)
         payload = find_payload(user_properties) if when in ("setup", "call") else None
-        if when == "call" and payload is not None and outcome in (PASSED, FAILED):
+        if when == "call" and payload is not None and outcome in (PASSED, FAILED, XFAILED):
             self.documents[nodeid] = ReportDocument(nodeid, outcome, payload)
             return
         if outcome == "skipped":
@@ -206,7 +212,9 @@ def compute_metrics(
     """The benchmark's compute() over its scored documents (errors left out).
 
     Returns (metrics, problem); a compute() that raises gives empty metrics and a
-    problem the gate reports, instead of a crashed session.
+    problem the gate reports, instead of a crashed session. Documents with several
+    samples add `flip_rate` and `pass_hat_<k>` (and `pass_at_<k>`) where compute()
+    did not give them, so every benchmark's repeated runs are measured alike.
     """
     if benchmark is None:
         return {}, f"benchmark {name!r} scored cases but is not registered on the controller"
@@ -217,7 +225,8 @@ def compute_metrics(
         return {}, f"benchmark {name!r}: compute() raised {type(exc).__name__}: {exc}"
     if not isinstance(metrics, Mapping):
         return {}, f"benchmark {name!r}: compute() returned {type(metrics).__name__}, not a dict"
-    return jsonable(dict(metrics), bounded=False), None
+    samples = sample_metrics(s.details for s in scored)
+    return jsonable({**samples, **metrics}, bounded=False), None
 
 
 def metrics_by_benchmark(

@@ -14,17 +14,26 @@ from typing import Any
 
 import pytest
 
-from pytest_bizbench.aggregate import ReportDocument
+from pytest_bizbench.aggregate import PASSED, ReportDocument
 from pytest_bizbench.gate import Completeness
 from pytest_bizbench.registry import Registry, fingerprint
 from pytest_bizbench.report.json_report import write_report
 from pytest_bizbench.report.reader import ReportError, read_report, recorded_benchmark
 from pytest_bizbench.sdk import BenchmarkPlugin
 from pytest_bizbench.settings import BaselineOptions
-from pytest_bizbench.stats import PairedDeltas, histogram, paired_deltas
+from pytest_bizbench.stats import (
+    Clustered,
+    clustered,
+    histogram,
+    holm,
+    mcnemar,
+    mde,
+    paired_deltas,
+)
 
 IMPROVED, NEUTRAL, REGRESSED, STALE = "improved", "neutral", "regressed", "stale"
-VERDICTS = (IMPROVED, NEUTRAL, REGRESSED, STALE)
+INCONCLUSIVE = "inconclusive"
+VERDICTS = (IMPROVED, NEUTRAL, REGRESSED, STALE, INCONCLUSIVE)
 REBASELINE = (
     "re-baseline: run the whole suite with --bizbench-save-baseline PATH, review the "
     "diff of PATH and commit it"
@@ -161,21 +170,61 @@ def _worst(pairs: Sequence[Pair], count: int) -> list[dict[str, Any]]:
 
 
 def _verdict(
-    verdict: str, stale: str | None, summary: PairedDeltas, options: BaselineOptions
+    verdict: str,
+    stale: str | None,
+    intervals: Sequence[tuple[str, Sequence[float] | None]],
+    options: BaselineOptions,
 ) -> tuple[str, str | None]:
-    """The final verdict and the message explaining a changed one."""
+    """The final verdict and the message explaining a changed one.
+
+    With significance required, a change counts only when every interval of the
+    paired mean delta (bootstrap, and clustered where it applies) excludes 0. A
+    regression that does not is `inconclusive` (reported, not failing), an
+    improvement that does not is `neutral`: neither moved beyond what chance could do.
+    """
     if stale is not None:
         return STALE, stale
     if not options.require_significance or verdict == NEUTRAL:
         return verdict, None
-    ci = summary.ci95
-    if ci is not None and (ci[1] < 0.0 if verdict == REGRESSED else ci[0] > 0.0):
+    holding = [
+        (kind, ci)
+        for kind, ci in intervals
+        if ci is None or not (ci[1] < 0.0 if verdict == REGRESSED else ci[0] > 0.0)
+    ]
+    if not holding:
         return verdict, None
-    return NEUTRAL, (
+    final = INCONCLUSIVE if verdict == REGRESSED else NEUTRAL
+    kind, ci = holding[0]
+    return final, (
         f"{verdict} on the headline, but the 95% CI of the paired mean delta {_ci_text(ci)} "
-        "does not exclude 0, so the change may be noise: neutral "
+        f"({kind}) does not exclude 0, so the change may be noise: {final} "
         "(--bizbench-require-significance)"
     )
+
+
+def _cluster_of(doc: Mapping[str, Any]) -> Any:
+    """The document's cluster: the ini `bizbench_cluster_by` field when the run had
+    one (key `cluster`), else the benchmark's `group_by` key (`group`)."""
+    return doc["cluster"] if "cluster" in doc else doc.get("group")
+
+
+def _honest(
+    pairs: Sequence[Pair], deltas: Sequence[float]
+) -> tuple[dict[str, Any], Clustered | None]:
+    """McNemar on pass/fail, the clustered error where documents carry a cluster,
+    and the minimum detectable effect (SPEC §16)."""
+    test = mcnemar((b.get("outcome") == PASSED, c.get("outcome") == PASSED) for _, b, c in pairs)
+    keys = [_cluster_of(c) for _, _, c in pairs]
+    robust = None
+    if any(key is not None for key in keys):
+        robust = clustered(deltas, [str(key) for key in keys])
+    out: dict[str, Any] = {
+        "mcnemar": test.as_json(),
+        "mde": mde(deltas, robust.se if robust is not None else None),
+    }
+    if robust is not None:
+        out["clustered"] = robust.as_json()
+    return out, robust
 
 
 def compare_sides(
@@ -197,10 +246,15 @@ def compare_sides(
     ]
     deltas = [_delta(p) for p in pairs]
     summary = paired_deltas(deltas)
+    honest, robust = _honest(pairs, deltas)
     verdict, message = _verdict(
-        result["verdict"], _stale_message(benchmark.name, base, cand), summary, options
+        result["verdict"],
+        _stale_message(benchmark.name, base, cand),
+        [("bootstrap", summary.ci95), *([("clustered", robust.ci95)] if robust else [])],
+        options,
     )
     result.update(
+        honest,
         paired={**summary.as_json(), "histogram": histogram(deltas)},
         worst=_worst(pairs, options.worst_cases),
         new_cases=_case_list(set(after) - set(before)),
@@ -212,6 +266,8 @@ def compare_sides(
         },
         verdict=verdict,
         significance_required=options.require_significance,
+        # so a reader can tell whether the suite could detect a regression at all
+        regression_threshold=benchmark.REGRESSION_THRESHOLD,
     )
     if message is not None:
         result["message"] = message
@@ -280,7 +336,18 @@ def _compare_all(
                 f"benchmark {name!r}: comparison with the baseline failed: "
                 f"{type(exc).__name__}: {exc}"
             )
+    add_holm(out.results.values())
     return out
+
+
+def add_holm(results: Iterable[dict[str, Any]]) -> None:
+    """`p_holm` on each comparison: its McNemar p-value adjusted over all of them,
+    so that of many comparisons in one run, one small p is not taken at face value."""
+    tested = [r for r in results if "mcnemar" in r]
+    for result, adjusted in zip(
+        tested, holm([r["mcnemar"]["p_value"] for r in tested]), strict=True
+    ):
+        result["p_holm"] = adjusted
 
 
 def compare_run(

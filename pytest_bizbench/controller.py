@@ -19,6 +19,7 @@ import pytest
 
 from pytest_bizbench.agent_runs import AgentRuns, agent_benchmarks, collect_agent_runs
 from pytest_bizbench.aggregate import (
+    XFAILED,
     Aggregator,
     ReportDocument,
     metrics_by_benchmark,
@@ -166,8 +167,9 @@ class Controller:
         if not self._is_case(report.nodeid):  # a plain test next to the cases
             return
         longrepr = str(report.longrepr) if report.failed else ""
+        outcome = XFAILED if report.skipped and hasattr(report, "wasxfail") else report.outcome
         self.aggregator.add_report(
-            report.nodeid, report.when, report.outcome, report.user_properties, longrepr
+            report.nodeid, report.when, outcome, report.user_properties, longrepr
         )
 
     def _completeness(self, exitstatus: int) -> Completeness:

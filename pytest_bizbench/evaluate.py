@@ -12,10 +12,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from pytest_bizbench.casekinds import Case, CaseKind, PredictionShapeError
+from pytest_bizbench.failure import unscored_fields
 from pytest_bizbench.payload import ERROR, MISSING, SCORED, SKIPPED, DocumentPayload
 from pytest_bizbench.predcache import PredictionCache
 from pytest_bizbench.predictions import PredictionError, Predictions
-from pytest_bizbench.scoring.passk import Spread
+from pytest_bizbench.scoring.passk import Spread, sample_details
 from pytest_bizbench.sdk import (
     BenchmarkPlugin,
     ExtendedDocument,
@@ -38,6 +39,18 @@ class Prediction:
     runs: tuple[dict[str, Any], ...] = ()
     latency_ms: float | None = None
     error: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class SampleRule:
+    """When one run of a repeated prediction passes (the item's pass mark), and the
+    k of pass@k and pass^k."""
+
+    pass_mark: float = 0.0
+    ks: tuple[int, ...] = (1,)
+
+    def passes(self, scored: ScoredDocument) -> bool:
+        return float(scored.score) >= self.pass_mark and not unscored_fields(scored.details)
 
 
 def _runs(raw: Any) -> list[Any]:
@@ -111,10 +124,11 @@ def predict(
     return shaped
 
 
-def _group_key(benchmark: BenchmarkPlugin, document: ExtendedDocument) -> str | None:
-    if benchmark.group_by is None:
+def _group_key(document: ExtendedDocument, name: str | None) -> str | None:
+    """The value of field `name` as a group or cluster key; None without a field."""
+    if name is None:
         return None
-    value = lookup_field(document, benchmark.group_by)
+    value = lookup_field(document, name)
     if value is None or isinstance(value, (dict, list)):
         return "unknown"
     return str(value)
@@ -131,6 +145,8 @@ def evaluate(
     hook: PredictHook | None,
     regex_timeout: float,
     cache: PredictionCache | None = None,
+    samples: SampleRule | None = None,
+    cluster_by: str | None = None,
 ) -> DocumentPayload:
     """The payload of one item; never raises for a bad prediction or benchmark."""
 
@@ -185,7 +201,9 @@ def evaluate(
         message = f"benchmark {benchmark.name!r} raised {type(exc).__name__}: {exc}"
         return payload(ERROR, None, message=message, **latency)
     try:
-        score, details, shown = _combine([check_scored(benchmark, r) for r in results])
+        score, details, shown = _combine(
+            [check_scored(benchmark, r) for r in results], samples or SampleRule()
+        )
         document = documents[shown]
         rules = tuple(
             rule.name for rule in benchmark.MATCH_RULES if rule.matches(document, regex_timeout)
@@ -197,28 +215,37 @@ def evaluate(
         score,
         details=details,
         rules=rules,
-        group=_group_key(benchmark, document),
+        group=_group_key(document, benchmark.group_by),
+        cluster=_group_key(document, cluster_by),
         **latency,
     )
 
 
-def _combine(scored: list[ScoredDocument]) -> tuple[float, dict[str, Any], int]:
+def _combine(scored: list[ScoredDocument], rule: SampleRule) -> tuple[float, dict[str, Any], int]:
     """(score, details, index of the run shown) of an item.
 
     One run: its own. Several runs (a repeated prediction): the mean score, and the
-    details of the median-by-score run plus `runs` = `{n, mean, min, max, shown,
-    scores}`, so a reader sees a typical run and how far the runs spread.
+    details of the median-by-score run plus `runs` = `{n, passed, mean, min, max,
+    shown, scores}` and the sample statistics (`flip`, pass@k, pass^k), so a reader
+    sees a typical run, how far the runs spread and whether they disagree.
     """
     if len(scored) == 1:
         return float(scored[0].score), scored[0].details, 0
     scores = [float(s.score) for s in scored]
     spread = Spread.of(scores)
+    passed = sum(1 for s in scored if rule.passes(s))
     summary = {
         "n": spread.n,
+        "passed": passed,
         "mean": spread.mean,
         "min": spread.min,
         "max": spread.max,
         "shown": spread.shown,
         "scores": scores,
     }
-    return spread.mean, {**scored[spread.shown].details, RUNS_KEY: summary}, spread.shown
+    details = {
+        **scored[spread.shown].details,
+        RUNS_KEY: summary,
+        **sample_details(spread.n, passed, rule.ks),
+    }
+    return spread.mean, details, spread.shown

@@ -116,6 +116,7 @@ class DocumentPayload:
     latency_ms: float | None = None
     line: int | None = None
     message: str = ""
+    cluster: str | None = None  # set only when ini bizbench_cluster_by names a field
 
     def to_property(self) -> dict[str, Any]:
         return {
@@ -135,6 +136,7 @@ class DocumentPayload:
             "latency_ms": self.latency_ms,
             "line": self.line,
             "message": self.message,
+            "cluster": self.cluster,
         }
 
     @classmethod
@@ -156,6 +158,7 @@ class DocumentPayload:
             latency_ms=data["latency_ms"],
             line=data["line"],
             message=data["message"],
+            cluster=data.get("cluster"),
         )
 
     def properties(self) -> list[tuple[str, Any]]:

@@ -86,9 +86,14 @@ class Settings:
     agent: AgentConfig = field(default_factory=AgentConfig)
     qa: QAOptions = QAOptions()
     prediction_cache: Path | None = None
+    cluster_by: str | None = None  # case field whose value clusters paired deltas
+    flaky: str = "fail"  # fail or xfail: how a failing case whose samples flip ends
 
     def load_options(self) -> LoadOptions:
         return LoadOptions(self.max_case_bytes, frozenset(self.requirements), self.qa.open_book)
+
+
+FLAKY_MODES = ("fail", "xfail")
 
 
 def default_settings() -> Settings:
@@ -278,6 +283,16 @@ def _add_baseline_options(group: pytest.OptionGroup, parser: pytest.Parser) -> N
     parser.addini(
         "bizbench_worst_cases", "worst-regressed cases listed per comparison.", default="10"
     )
+    parser.addini(
+        "bizbench_cluster_by",
+        "case field (e.g. company) whose cases move together: clustered errors.",
+        default="",
+    )
+    parser.addini(
+        "bizbench_flaky",
+        "fail or xfail: a failing case whose samples disagree fails, or is xfail.",
+        default="fail",
+    )
 
 
 def _ini_base(config: pytest.Config) -> Path:
@@ -429,6 +444,13 @@ def _prediction_cache(config: pytest.Config) -> Path | None:
     return (_ini_base(config) / raw).resolve() if raw else None
 
 
+def _flaky(config: pytest.Config) -> str:
+    mode = str(config.getini("bizbench_flaky")).strip().lower()
+    if mode not in FLAKY_MODES:
+        raise pytest.UsageError(f"ini bizbench_flaky = {mode!r} must be fail or xfail")
+    return mode
+
+
 def _review_config(config: pytest.Config) -> ReviewConfig:
     try:
         return ReviewConfig.from_ini({key: str(config.getini(key)) for key in REVIEW_INI})
@@ -469,4 +491,6 @@ def read_settings(config: pytest.Config) -> Settings:
         agent=_agent_config(config),
         qa=_qa_options(config),
         prediction_cache=_prediction_cache(config),
+        cluster_by=str(config.getini("bizbench_cluster_by")).strip() or None,
+        flaky=_flaky(config),
     )

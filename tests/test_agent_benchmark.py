@@ -58,6 +58,10 @@ def test_several_runs_give_mean_spread_and_pass_at_k(tmp_path: Path) -> None:
     # n=3, c=1: pass@1 = 1 - C(2,1)/C(3,1) = 1/3; pass@2 = 1 - C(2,2)/C(3,2) = 2/3
     assert details["pass_at_k"] == {"1": pytest.approx(1 / 3), "2": pytest.approx(2 / 3), "5": None}
     assert details["pass_at_k_note"] == "k=5 > n=3"
+    # pass^1 = C(1,1)/C(3,1) = 1/3; pass^2 = C(1,2)/C(3,2) = 0; one run passed, two
+    # failed: the runs flip
+    assert details["pass_hat_k"] == {"1": pytest.approx(1 / 3), "2": 0.0, "5": None}
+    assert details["flip"] is True
     # ordered by score, ties by run: run-2 (2/3), run-3 (2/3), run-1 (1); the median is run-3
     assert details["run"] == "run-3"
     assert [a["reason"] for a in details["assertions"]] == [None, None, "exists: c.txt"]

@@ -231,10 +231,10 @@ def test_noisy_regression_is_regressed_without_significance() -> None:
     assert result["significance_required"] is False
 
 
-def test_noisy_regression_is_neutral_when_significance_is_required() -> None:
+def test_noisy_regression_is_inconclusive_when_significance_is_required() -> None:
     options = BaselineOptions(require_significance=True)
     result = compare_sides(Direct(), scores_side(NOISY_BASE), scores_side(NOISY_CAND), options)
-    assert result["verdict"] == "neutral"
+    assert result["verdict"] == "inconclusive"
     low, high = result["paired"]["ci95"]
     assert low < 0 < high
     assert "does not exclude 0" in result["message"]

@@ -68,10 +68,11 @@ def test_compare_regression_exits_1_and_lists_worst_cases(
     assert "| field-accuracy | default | d3 | 1.0000 | 0.5000 | -0.5000 | b 1.00→0.00 |" in out
     assert run_cli(capsys, "compare", base, cand, "--allow-regression")[0] == 0
     # deltas 0, 0, 0, -0.5: the CI's upper end is 0 (P(no d3 drawn) = 0.75^4 = 32%),
-    # so with significance required the drop is neutral
+    # so with significance required the drop is inconclusive: reported, not failing
     code, out, _ = run_cli(capsys, "compare", base, cand, "--require-significance")
     assert code == 0
     assert "does not exclude 0" in out
+    assert re.search(r"field-accuracy\s+default\s+inconclusive\s+accuracy", out)
 
 
 def test_compare_improvement_exits_0(suite: Suite, capsys: pytest.CaptureFixture[str]) -> None:

@@ -297,9 +297,12 @@ def test_runs_of_any_case_type(suite: Suite) -> None:
     result.stdout.fnmatch_lines(["*prediction for 'inv-2' is int, not an object of fields*"])
     docs = suite.documents()
     assert docs["inv-1"]["score"] == 0.5
+    # the pass mark is field-accuracy's min_score 0.0, so every run passes: no flip
     assert docs["inv-1"]["details"]["runs"] == {
-        "n": 3, "mean": 0.5, "min": 0.0, "max": 1.0, "shown": 1, "scores": [1.0, 0.5, 0.0],
+        "n": 3, "passed": 3, "mean": 0.5, "min": 0.0, "max": 1.0, "shown": 1,
+        "scores": [1.0, 0.5, 0.0],
     }  # fmt: skip
+    assert docs["inv-1"]["details"]["flip"] is False
     assert docs["inv-1"]["details"]["total"]["actual"] == 90  # the shown run's details
     assert docs["inv-2"]["outcome"] == "error"
 

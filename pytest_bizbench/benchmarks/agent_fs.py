@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from pytest_bizbench.config import AgentConfig
 from pytest_bizbench.scoring.fs_assertions import Limits, grade_workspace, run_workspaces
-from pytest_bizbench.scoring.passk import Spread, pass_at_k_details, pass_at_k_metrics
+from pytest_bizbench.scoring.passk import Spread, pass_at_k_metrics, sample_details
 from pytest_bizbench.sdk import (
     DEFAULT_REGEX_TIMEOUT,
     BenchmarkPlugin,
@@ -157,7 +157,7 @@ class AgentFs(BenchmarkPlugin):
                 "shown": spread.shown,
                 "scores": scores,
             },
-            **pass_at_k_details(n, c, self.pass_at),
+            **sample_details(n, c, self.pass_at),
         }
         if runs[spread.shown][0] is not None:
             details["run"] = runs[spread.shown][0]

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from pytest_bizbench.cases.qa import FINANCEBENCH
 from pytest_bizbench.scoring import Embedder, JudgeFn
 from pytest_bizbench.scoring.answers import grade
-from pytest_bizbench.scoring.passk import Spread, pass_at_k_details, pass_at_k_metrics
+from pytest_bizbench.scoring.passk import Spread, pass_at_k_metrics, sample_details
 from pytest_bizbench.scoring.refusal import is_refusal
 from pytest_bizbench.scoring.text import cosine
 from pytest_bizbench.sdk import BenchmarkPlugin, ExtendedDocument, ScoredDocument
@@ -168,7 +168,7 @@ class QAAnswer(BenchmarkPlugin):
                 "shown": spread.shown,
                 "scores": [entry["score"] for entry in entries],
             },
-            **pass_at_k_details(n, correct, self.pass_at),
+            **sample_details(n, correct, self.pass_at),
         }
         return ScoredDocument(document, spread.mean, details)
 

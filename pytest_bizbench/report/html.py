@@ -10,8 +10,16 @@ import html
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from pytest_bizbench.report.tables import detectability, honest_line
+
 PALETTE = ("#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#76b7b2", "#b07aa1", "#9c755f")
-VERDICT_CLASS = {"improved": "good", "regressed": "bad", "stale": "warn", "neutral": "muted"}
+VERDICT_CLASS = {
+    "improved": "good",
+    "regressed": "bad",
+    "stale": "warn",
+    "inconclusive": "warn",
+    "neutral": "muted",
+}
 BAR_WIDTH = 360  # pixels of a score of 1.0
 LABEL_WIDTH = 220
 
@@ -177,8 +185,12 @@ def _comparison(model: str, c: Mapping[str, Any]) -> str:
         f"{len(c.get('new_cases') or ())}, removed {len(c.get('removed_cases') or ())}, "
         f"changed {len(c.get('stale_cases') or ())}</p>",
     ]
+    out.append(f'<p class="meta">{_e(honest_line(c))}</p>')
     if c.get("message"):
         out.append(f"<p>{_e(c['message'])}</p>")
+    detect = detectability(c)
+    if detect:
+        out.append(f"<p>{_e(detect)}</p>")
     histogram = delta_histogram(paired.get("histogram") or ())
     if histogram:
         out += ['<p class="meta">per-case delta, candidate minus baseline:</p>', histogram]
@@ -205,6 +217,12 @@ def _comparison(model: str, c: Mapping[str, Any]) -> str:
             _table(["id", "case", "baseline", "candidate", "delta", "fields"], rows, {2, 3, 4})
         )
     return "".join(out)
+
+
+def _flaky(model: str, flaky: Sequence[Mapping[str, Any]]) -> str:
+    rows = [[_e(f["id"]), _e(f["case"]), _e(f"{f['passed']} of {f['n']}")] for f in flaky]
+    table = _table(["id", "case", "samples passed"], rows, set())
+    return f"<h3>{_e(model)}: flaky cases ({len(rows)})</h3>{table}"
 
 
 def _documents(model: str, documents: Sequence[Mapping[str, Any]]) -> str:
@@ -236,6 +254,7 @@ def _benchmark(name: str, entry: Mapping[str, Any]) -> str:
         parts += ["<h3>Per-field accuracy</h3>", bars]
     for model, c in (entry.get("comparison") or {}).items():
         parts.append(_comparison(model, c))
+    parts += [_flaky(model, data["flaky"]) for model, data in models.items() if data.get("flaky")]
     parts += [_documents(model, data["documents"]) for model, data in models.items()]
     parts.append("</section>")
     return "".join(parts)

@@ -14,6 +14,7 @@ from pytest_bizbench import __version__
 from pytest_bizbench.aggregate import ReportDocument
 from pytest_bizbench.gate import Completeness, ThresholdResult
 from pytest_bizbench.registry import Registry, fingerprint
+from pytest_bizbench.scoring.passk import flaky_cases
 
 SCHEMA_VERSION = 1
 TOOL_NAME = "pytest-bizbench"
@@ -73,6 +74,9 @@ def build_report(result: RunResult, registry: Registry) -> dict[str, Any]:
             "metrics": result.metrics.get((name, model), {}),
             "documents": [d.as_json() for d in docs],
         }
+        flaky = flaky_cases(entry["models"][model]["documents"])
+        if flaky:
+            entry["models"][model]["flaky"] = flaky
         if (name, model) in result.comparisons:
             entry.setdefault("comparison", {})[model] = result.comparisons[name, model]
     for name, pairs in result.paired.items():

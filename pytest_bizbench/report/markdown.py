@@ -11,6 +11,7 @@ from pytest_bizbench.report.tables import (
     Table,
     comparison_notes,
     comparison_table,
+    flaky_table,
     paired_sections,
     side_by_side_table,
     summary_table,
@@ -50,6 +51,9 @@ def render_markdown(result: RunResult, registry: Registry) -> str:
     worst = worst_table(result.comparisons)
     if worst is not None:
         lines += ["", "### Worst-regressed cases", "", *markdown_table(worst)]
+    flaky = flaky_table(result)
+    if flaky is not None:
+        lines += ["", "### Flaky cases (samples disagree)", "", *markdown_table(flaky)]
     if result.thresholds:
         lines += ["", "### Thresholds", "", *markdown_table(threshold_table(result))]
     if result.reasons:

@@ -9,6 +9,7 @@ from pytest_bizbench.aggregate import FAILED, PASSED
 from pytest_bizbench.payload import ERROR
 from pytest_bizbench.registry import Registry
 from pytest_bizbench.report.json_report import RunResult
+from pytest_bizbench.scoring.passk import flaky_cases
 
 # metrics shown next to the headline, where a benchmark reports them
 COMPONENTS = (
@@ -148,6 +149,8 @@ def comparison_table(comparisons: Comparisons, registry: Registry) -> Table | No
         "paired",
         "mean delta",
         "95% CI",
+        "p (Holm)",
+        "MDE",
         "new",
         "removed",
         "changed",
@@ -168,6 +171,8 @@ def comparison_table(comparisons: Comparisons, registry: Registry) -> Table | No
                 str(paired.get("n", "—")),
                 fmt(paired.get("mean_delta")),
                 _ci(paired),
+                fmt(c.get("p_holm")),
+                fmt(c.get("mde")),
                 str(len(c.get("new_cases") or ())),
                 str(len(c.get("removed_cases") or ())),
                 str(len(c.get("stale_cases") or ())),
@@ -202,10 +207,61 @@ def worst_table(comparisons: Comparisons) -> Table | None:
     return (header, rows) if rows else None
 
 
-def comparison_notes(comparisons: Comparisons) -> list[str]:
-    """Stale and not-significant explanations, one line per comparison that has one."""
-    return [
-        f"{name} ({model}): {c['message']}"
-        for (name, model), c in sorted(comparisons.items())
-        if c.get("message")
+def _points(value: float) -> str:
+    """A score difference in percentage points, to one decimal: 0.061 -> '6.1'."""
+    return f"{round(value * 100, 1):g}"
+
+
+def detectability(c: Mapping[str, Any]) -> str | None:
+    """One sentence when the suite is too small to see a regression of the size the
+    benchmark's threshold calls one, so a neutral verdict is not read as proof."""
+    mde, threshold = c.get("mde"), c.get("regression_threshold")
+    if not isinstance(mde, (int, float)) or not isinstance(threshold, (int, float)):
+        return None
+    if mde <= threshold:
+        return None
+    return (
+        f"this suite can detect changes of {_points(mde)} points or more; "
+        f"REGRESSION_THRESHOLD is {_points(threshold)} points"
+    )
+
+
+def honest_line(c: Mapping[str, Any]) -> str:
+    """McNemar, Holm, MDE and the clustered interval of one comparison, in one line."""
+    test = c.get("mcnemar") or {}
+    parts = [
+        f"McNemar b={test.get('b', '—')} (passed→failed), c={test.get('c', '—')} "
+        f"(failed→passed), p={fmt(test.get('p_value'))}",
+        f"Holm-adjusted p={fmt(c.get('p_holm'))}",
+        f"MDE={fmt(c.get('mde'))}",
     ]
+    robust = c.get("clustered")
+    if isinstance(robust, Mapping):
+        parts.append(
+            f"clustered over {robust.get('n_clusters')} clusters: se={fmt(robust.get('se'))}, "
+            f"95% CI {_ci(robust)}"
+        )
+    return "; ".join(parts)
+
+
+def comparison_notes(comparisons: Comparisons) -> list[str]:
+    """Stale and not-significant explanations, and where the suite is too small to
+    detect a regression, one line each."""
+    notes = []
+    for (name, model), c in sorted(comparisons.items()):
+        for text in (c.get("message"), detectability(c)):
+            if text:
+                notes.append(f"{name} ({model}): {text}")
+    return notes
+
+
+def flaky_table(result: RunResult) -> Table | None:
+    """Cases whose repeated samples disagree, per benchmark x model."""
+    rows = [
+        [name, model, str(f["id"]), f["case"], f"{f['passed']} of {f['n']}"]
+        for (name, model), docs in result.documents.items()
+        for f in flaky_cases(
+            {"case": d.payload.case, "id": d.payload.id, "details": d.payload.details} for d in docs
+        )
+    ]
+    return (["benchmark", "model", "case", "file", "samples passed"], rows) if rows else None

@@ -13,6 +13,7 @@ from pytest_bizbench.report.tables import (
     Table,
     comparison_notes,
     comparison_table,
+    flaky_table,
     paired_sections,
     side_by_side_table,
     summary_table,
@@ -64,6 +65,12 @@ def write_summary(
         reporter.write_line("")
         reporter.write_line("worst-regressed cases:")
         for line in text_table(worst):
+            reporter.write_line(line)
+    flaky = flaky_table(result)
+    if flaky is not None:
+        reporter.write_line("")
+        reporter.write_line("flaky cases (samples disagree):")
+        for line in text_table(flaky):
             reporter.write_line(line)
     if result.thresholds:
         reporter.write_line("")

@@ -1,9 +1,11 @@
-"""Several samples of one case: the unbiased pass@k estimator and the samples' spread.
+"""Several samples of one case: pass@k, pass^k, flips and the samples' spread.
 
 pass@k is the chance that at least one of k samples drawn without replacement from
 n generated ones is correct, given c of the n are: 1 - C(n-c, k) / C(n, k) (Chen et
-al., 2021). It is computed as an exact fraction of integers and rounded once, at the
-end, so the value does not depend on the order of float operations.
+al., 2021). pass^k is the chance that all k are: C(c, k) / C(n, k). Both are exact
+fractions of integers rounded once, at the end, so the value does not depend on the
+order of float operations. A case flips when some samples pass and others fail:
+such a case is flaky, and its one-sample verdict is a coin toss.
 """
 
 from __future__ import annotations
@@ -15,6 +17,19 @@ from fractions import Fraction
 from typing import Any
 
 
+def _check(name: str, n: int, c: int, k: int) -> None:
+    """The domain shared by pass@k and pass^k; ValueError outside it."""
+    for arg, value in (("n", n), ("c", c), ("k", k)):
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise ValueError(f"{name}: {arg} must be an integer, got {value!r}")
+    if k < 1:
+        raise ValueError(f"{name}: k must be at least 1, got {k}")
+    if k > n:
+        raise ValueError(f"{name}: k={k} > n={n}")
+    if not 0 <= c <= n:
+        raise ValueError(f"{name}: c={c} must be within 0..n={n}")
+
+
 def pass_at_k(n: int, c: int, k: int) -> float:
     """1 - C(n-c, k) / C(n, k): the chance one of k samples out of n is correct.
 
@@ -22,16 +37,16 @@ def pass_at_k(n: int, c: int, k: int) -> float:
     estimator is undefined: there are not k samples to draw), k < 1, or c outside
     0..n.
     """
-    for name, value in (("n", n), ("c", c), ("k", k)):
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise ValueError(f"pass_at_k: {name} must be an integer, got {value!r}")
-    if k < 1:
-        raise ValueError(f"pass_at_k: k must be at least 1, got {k}")
-    if k > n:
-        raise ValueError(f"pass_at_k: k={k} > n={n}")
-    if not 0 <= c <= n:
-        raise ValueError(f"pass_at_k: c={c} must be within 0..n={n}")
+    _check("pass_at_k", n, c, k)
     return float(1 - Fraction(math.comb(n - c, k), math.comb(n, k)))
+
+
+def pass_hat_k(n: int, c: int, k: int) -> float:
+    """C(c, k) / C(n, k): the chance all of k samples out of n are correct (pass^k),
+    what a user who asks k times and needs every answer right sees. Same domain as
+    `pass_at_k`."""
+    _check("pass_hat_k", n, c, k)
+    return float(Fraction(math.comb(c, k), math.comb(n, k)))
 
 
 def pass_at_k_details(n: int, c: int, ks: Sequence[int]) -> dict[str, Any]:
@@ -43,6 +58,74 @@ def pass_at_k_details(n: int, c: int, ks: Sequence[int]) -> dict[str, Any]:
     if too_few:
         details["pass_at_k_note"] = "; ".join(f"k={k} > n={n}" for k in too_few)
     return details
+
+
+def sample_details(n: int, c: int, ks: Sequence[int]) -> dict[str, Any]:
+    """A document's sample statistics: `pass_at_k`, `pass_hat_k` (null where k > n),
+    `pass_at_k_note`, and `flip`, true when some samples passed and some failed."""
+    return {
+        **pass_at_k_details(n, c, ks),
+        "pass_hat_k": {str(k): pass_hat_k(n, c, k) if k <= n else None for k in ks},
+        "flip": 0 < c < n,
+    }
+
+
+def sample_counts(details: Mapping[str, Any]) -> tuple[int, int] | None:
+    """(n, passed) of a document with several samples: QA `samples` {n, correct},
+    agent and generic `runs` {n, passed}; None for a single-sample document."""
+    for key, count in (("samples", "correct"), ("runs", "passed")):
+        entry = details.get(key)
+        if isinstance(entry, Mapping):
+            n, c = entry.get("n"), entry.get(count)
+            if isinstance(n, int) and isinstance(c, int) and not isinstance(n, bool):
+                return n, c
+    return None
+
+
+def _mean_of(values: Sequence[float]) -> float | None:
+    return math.fsum(values) / len(values) if values else None
+
+
+def sample_metrics(details: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
+    """`flip_rate` (share of the documents with n >= 2 that flip) and `pass_hat_<k>`
+    (mean over the documents with n >= k) for every k the documents carry, plus
+    `pass_at_<k>` for a benchmark whose `compute()` did not give it. Empty when no
+    document has sample statistics."""
+    rows = [d for d in details if isinstance(d.get("flip"), bool)]
+    if not rows:
+        return {}
+    multi = [d for d in rows if (sample_counts(d) or (1, 0))[0] >= 2]
+    flips = [1.0 if d["flip"] else 0.0 for d in multi]
+    metrics: dict[str, Any] = {"flip_rate": _mean_of(flips)}
+    ks = sorted({int(k) for d in rows for k in (d.get("pass_hat_k") or {})})
+    for stat in ("pass_at", "pass_hat"):
+        for k in ks:
+            values = [
+                float(v)
+                for d in rows
+                if isinstance(v := (d.get(f"{stat}_k") or {}).get(str(k)), (int, float))
+            ]
+            metrics[f"{stat}_{k}"] = _mean_of(values)
+    return metrics
+
+
+def flaky_cases(documents: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """Report documents whose samples flip: `{case, id, n, passed}`, in document order."""
+    out = []
+    for doc in documents:
+        details = doc.get("details") or {}
+        counts = sample_counts(details)
+        if details.get("flip") is True and counts is not None:
+            out.append({"case": doc["case"], "id": doc["id"], "n": counts[0], "passed": counts[1]})
+    return out
+
+
+def flaky_message(details: Mapping[str, Any]) -> str | None:
+    """'flaky: c of n samples passed' for a document whose samples flip, else None."""
+    counts = sample_counts(details)
+    if details.get("flip") is not True or counts is None:
+        return None
+    return f"flaky: {counts[1]} of {counts[0]} samples passed"
 
 
 def pass_at_k_metrics(details: Iterable[Mapping[str, Any]], ks: Sequence[int]) -> dict[str, Any]:
