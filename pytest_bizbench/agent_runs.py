@@ -143,9 +143,11 @@ def read_agent_runs(
 ) -> AgentRuns:
     """Load every run file; a bad file or record becomes an error entry (the run is
     then incomplete, as with a bad case file) and the other records still count."""
+    runs = AgentRuns()
+    if not files:
+        return runs  # the loader is imported only when there is a file to read
     from pytest_bizbench.cases.agent import load_agent_runs
 
-    runs = AgentRuns()
     for path in files:
         shown = Path(os.path.relpath(path, rootpath)).as_posix()
         for entry in load_agent_runs(path, max_bytes, layout):

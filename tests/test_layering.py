@@ -109,14 +109,29 @@ def _fresh_modules(code: str) -> set[str]:
 def test_plugin_import_loads_no_loader_builtin_or_heavy_library() -> None:
     loaded = _fresh_modules("import pytest_bizbench.plugin")
     assert "pytest_bizbench.plugin" in loaded
-    unwanted = {
+    assert sorted(loaded & _unwanted()) == []
+
+
+def _unwanted() -> set[str]:
+    return {
         *HEAVY,
         *(f"pytest_bizbench.cases.{name}" for name in LOADERS),
         *(spec.path.partition(":")[0] for spec in BUILTINS),
         "pytest_bizbench.scoring.refusal",
         "pytest_bizbench.scoring.ladder",
+        "pytest_bizbench.scoring.fs_assertions",
     }
-    assert sorted(loaded & unwanted) == []
+
+
+def test_a_session_with_no_case_files_loads_no_loader_or_builtin(tmp_path: Path) -> None:
+    """The whole session, not only the import: start-up, configure, session start
+    and finish in an empty directory."""
+    loaded = _fresh_modules(
+        f"import os, pytest\nos.chdir({str(tmp_path)!r})\n"
+        "assert pytest.main(['-q', '-p', 'no:cacheprovider']) == 5"
+    )
+    assert "pytest_bizbench.controller" in loaded
+    assert sorted(loaded & _unwanted()) == []
 
 
 def test_scoring_and_cases_import_no_pytest() -> None:
