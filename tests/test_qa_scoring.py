@@ -6,6 +6,7 @@ import pytest
 
 from pytest_bizbench.scoring.answers import (
     grade,
+    is_numeric_gold,
     polarity,
     quantities,
     question_scale,
@@ -267,3 +268,10 @@ def test_no_number_and_out_of_tolerance_reasons() -> None:
     assert grade("numeric", "0.96", "It improved a lot.").reason == "no-number"
     assert grade("numeric", "0.96", "It was 1.5.").reason == "out-of-tolerance"
     assert grade("numeric", "0.96", "It was 0.96.").matched == "0.96"
+
+
+def test_numeric_gold() -> None:
+    assert is_numeric_gold("$1577.00")
+    assert is_numeric_gold("The margin was 12%.")
+    assert not is_numeric_gold("Yes, 12%.")
+    assert not is_numeric_gold("Smith & Lowe LLP")

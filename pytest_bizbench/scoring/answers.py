@@ -275,6 +275,11 @@ def polarity(text: str) -> str | None:
     return (match[1] or match[2]) if match else None
 
 
+def is_numeric_gold(gold: str) -> bool:
+    """A gold the numeric scorer decides by its numbers (not yes/no, has a number)."""
+    return polarity(gold) is None and bool(targets(gold))
+
+
 def grade(scorer: str, gold: str, answer: str, question: str = "") -> Verdict:
     """Grade one answer with one scorer; `question` gives numeric its scale and rounding."""
     if scorer == "exact":
