@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from pytest_bizbench.casekinds import Case, CaseKind, PredictionShapeError
@@ -32,6 +32,16 @@ RUNS_KEY = "runs"
 
 
 @dataclass(frozen=True, slots=True)
+class TimedPrediction:
+    """A live answer that carries its own latency and token usage: a call made ahead of
+    its item (the `llm:` source) is timed where it ran, not where it is collected."""
+
+    prediction: Any
+    latency_ms: float
+    usage: dict[str, int] | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class Prediction:
     """A case's prediction: the fields of each run (one for a plain prediction)."""
 
@@ -39,6 +49,7 @@ class Prediction:
     runs: tuple[dict[str, Any], ...] = ()
     latency_ms: float | None = None
     error: str | None = None
+    usage: dict[str, int] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,6 +124,9 @@ def predict(
         latency = (time.perf_counter() - start) * 1000.0
         return Prediction(True, (), latency, f"{type(exc).__name__}: {exc}")
     latency = (time.perf_counter() - start) * 1000.0
+    usage = None
+    if isinstance(raw, TimedPrediction):
+        raw, latency, usage = raw.prediction, raw.latency_ms, raw.usage
     if raw is None:
         return Prediction(False, (), latency)
     try:
@@ -121,7 +135,7 @@ def predict(
         return Prediction(True, (), latency, f"pytest_bizbench_predict: {exc}")
     if cache is not None:
         cache.put(model, case.id, case.case_hash, raw, latency)
-    return shaped
+    return replace(shaped, usage=usage) if usage is not None else shaped
 
 
 def _group_key(document: ExtendedDocument, name: str | None) -> str | None:
@@ -210,6 +224,8 @@ def evaluate(
         )
     except (ValueError, RegexTimeout) as exc:
         return payload(ERROR, None, message=str(exc), **latency)
+    if prediction.usage is not None:
+        details = {**details, "usage": prediction.usage}
     return payload(
         SCORED,
         score,

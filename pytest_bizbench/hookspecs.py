@@ -45,7 +45,7 @@ def pytest_bizbench_embed(texts: list[str]) -> list[list[float]] | None:
     """Return one embedding vector per text, for the ladder's `embedding` rung.
 
     Implementing this hook turns the rung on: two strings whose cosine similarity
-    reaches the strictness count as equal.
+    reaches the strictness count as equal. It wins over ini `bizbench_embedding_model`.
     """
     raise NotImplementedError
 
@@ -59,5 +59,6 @@ def pytest_bizbench_judge(field: str, expected: Any, actual: Any) -> float | Non
     judge model's raw text into that number. For a QA answer (`qa-answer`, a gold
     answer that is text), `field` is the question, `expected` the gold answer and
     `actual` the model's answer; `Judge.qa_prompt` builds the prompt for that.
+    It wins over ini `bizbench_judge_model` (the built-in judge on the endpoint).
     """
     raise NotImplementedError

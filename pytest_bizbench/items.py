@@ -188,6 +188,10 @@ class CaseItem(BizbenchItem):
                 return hook(case=case, model=model, config=self.config)
 
         cache_dir = state.settings.prediction_cache
+        llm = state.llm
+        if llm is not None and llm.serves(self.model):
+            # an llm: model answers through the endpoint, whose client caches replies
+            predict, cache_dir = llm.answer, None
         kind = self.parent.kind if isinstance(self.parent, CaseFile) else None
         assert kind is not None, "case items live in case files"
         payload = evaluate(
@@ -204,6 +208,8 @@ class CaseItem(BizbenchItem):
             cluster_by=state.settings.cluster_by,
         )
         self.payload = payload
+        if llm is not None:
+            llm.stop_if_refused(self.session)
         if payload.status == ERROR:
             self.publish(payload)
             raise BenchmarkCrash(payload.message)

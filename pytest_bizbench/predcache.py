@@ -7,6 +7,7 @@ model, or empty the directory, when the system or its prompt (`bizbench_open_boo
 changes. Only answers are kept (not None, not a hook that raised), with the latency
 of the call that produced them, which a cached document reports as its own.
 Entries are written atomically, so xdist workers can share one directory.
+The endpoint client (`llm/client.py`) keeps its replies here too, keyed by request.
 """
 
 from __future__ import annotations

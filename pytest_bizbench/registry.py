@@ -24,6 +24,7 @@ from pytest_bizbench.sdk import (
 )
 
 if TYPE_CHECKING:
+    from pytest_bizbench.llm.runtime import LLMRuntime
     from pytest_bizbench.scoring.ladder import Embedder, JudgeFn
     from pytest_bizbench.settings import Settings
 
@@ -160,8 +161,14 @@ def _hook_callables(config: pytest.Config) -> tuple[Embedder | None, JudgeFn | N
     return embed, judge
 
 
-def build_registry(config: pytest.Config, settings: Settings) -> Registry:
-    """Every benchmark of the run, validated; a bad one is a `pytest.UsageError`."""
+def build_registry(
+    config: pytest.Config, settings: Settings, llm: LLMRuntime | None = None
+) -> Registry:
+    """Every benchmark of the run, validated; a bad one is a `pytest.UsageError`.
+
+    The model rungs are the conftest hooks when implemented, else the endpoint's
+    judge and embedding models when set (the QA judge with its own rubric).
+    """
     found: list[BenchmarkPlugin] = []
     for returned in config.hook.pytest_bizbench_add_benchmarks(config=config):
         batch = returned if isinstance(returned, (list, tuple)) else [returned]
@@ -198,9 +205,16 @@ def build_registry(config: pytest.Config, settings: Settings) -> Registry:
                 f"{other_name} and {cls.__qualname__}"
             )
         seen.setdefault(benchmark.name, benchmark)
-    embed, judge = _hook_callables(config)
+    hook_embed, hook_judge = _hook_callables(config)
 
     def make(spec: BuiltinSpec) -> BenchmarkPlugin:
+        embed, judge = hook_embed, hook_judge
+        if llm is not None:
+            from pytest_bizbench.scoring.judge import Judge
+
+            embed = embed or llm.embedder()
+            if judge is None:  # QA answers are judged with their own rubric
+                judge = llm.judge(Judge.qa_prompt if spec.case_type == "qa" else Judge.prompt)
         module_name, _, attr = spec.path.partition(":")
         made: BenchmarkPlugin = getattr(importlib.import_module(module_name), attr).from_settings(
             settings, embed, judge

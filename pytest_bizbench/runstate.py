@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 import pytest
 
+from pytest_bizbench.llm.runtime import LLMRuntime, open_runtime
 from pytest_bizbench.predictions import Predictions
 from pytest_bizbench.registry import Registry, build_registry
 from pytest_bizbench.settings import Settings, read_settings
@@ -16,6 +17,7 @@ class RunState:
     settings: Settings
     registry: Registry
     predictions: Predictions
+    llm: LLMRuntime | None = None  # the endpoint, when a judge, embedding or llm: model is set
 
 
 RUN_STATE = pytest.StashKey[RunState]()
@@ -24,10 +26,12 @@ RUN_STATE = pytest.StashKey[RunState]()
 def start_run(config: pytest.Config) -> RunState:
     """Read settings and build the registry; a bad option or benchmark is a UsageError."""
     settings = read_settings(config)
+    llm = open_runtime(config, settings.llm, settings.prediction_cache)
     state = RunState(
         settings=settings,
-        registry=build_registry(config, settings),
+        registry=build_registry(config, settings, llm),
         predictions=Predictions.open(settings.predictions, settings.max_case_bytes),
+        llm=llm,
     )
     config.stash[RUN_STATE] = state
     return state

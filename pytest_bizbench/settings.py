@@ -18,6 +18,7 @@ from pytest_bizbench.config import (
     ReviewConfig,
 )
 from pytest_bizbench.gate import Threshold, parse_threshold
+from pytest_bizbench.llm.options import DEFAULT_KEY_ENV, LLM_PREFIX, LiveModel, LLMOptions
 from pytest_bizbench.sdk import DEFAULT_REGEX_TIMEOUT
 
 DEFAULT_CASE_PATTERNS = (
@@ -86,6 +87,7 @@ class Settings:
     agent: AgentConfig = field(default_factory=AgentConfig)
     qa: QAOptions = QAOptions()
     prediction_cache: Path | None = None
+    llm: LLMOptions = field(default_factory=LLMOptions)
     cluster_by: str | None = None  # case field whose value clusters paired deltas
     flaky: str = "fail"  # fail or xfail: how a failing case whose samples flip ends
 
@@ -197,6 +199,23 @@ def add_options(parser: pytest.Parser) -> None:
     )
     _add_baseline_options(group, parser)
     _add_qa_options(group, parser)
+    _add_llm_options(parser)
+
+
+def _add_llm_options(parser: pytest.Parser) -> None:
+    ini = parser.addini
+    ini("bizbench_llm_base_url", "OpenAI-compatible endpoint, e.g. http://localhost:8000/v1.")
+    ini(
+        "bizbench_llm_api_key_env",
+        "name of the environment variable holding the endpoint's API key.",
+        default=DEFAULT_KEY_ENV,
+    )
+    ini("bizbench_judge_model", "endpoint model for the judge rung (a conftest hook wins).")
+    ini("bizbench_embedding_model", "endpoint model for the embedding rung (a hook wins).")
+    ini("bizbench_llm_concurrency", "endpoint calls in flight per process.", default="8")
+    ini("bizbench_llm_timeout", "seconds one endpoint call may take.", default="60")
+    ini("bizbench_llm_retries", "retries of a call after 429, 5xx or a timeout.", default="4")
+    ini("bizbench_llm_backoff", "seconds before the first retry, doubled each retry.", default="1")
 
 
 def _add_qa_options(group: pytest.OptionGroup, parser: pytest.Parser) -> None:
@@ -318,12 +337,17 @@ def _flag(config: pytest.Config, key: str) -> bool:
         raise pytest.UsageError(f"ini {key}: {exc} (use true or false)") from None
 
 
-def _predictions(config: pytest.Config) -> tuple[PredictionSpec, ...]:
+def _predictions(
+    config: pytest.Config,
+) -> tuple[tuple[PredictionSpec, ...], tuple[LiveModel, ...], tuple[str, ...]]:
+    """(file sources, `llm:` models, every model in the order named)."""
     given: list[str] = config.getoption("bizbench_predictions")
     base = config.invocation_params.dir
     if not given:
         given, base = list(config.getini("bizbench_predictions")), _ini_base(config)
     specs: list[PredictionSpec] = []
+    live: list[LiveModel] = []
+    models: list[str] = []
     unnamed = 0
     for raw in given:
         model, sep, path_text = raw.partition("=")
@@ -331,6 +355,10 @@ def _predictions(config: pytest.Config) -> tuple[PredictionSpec, ...]:
             model, path_text = DEFAULT_MODEL, raw
             unnamed += 1
         model, path_text = model.strip(), path_text.strip()
+        models.append(model)
+        if path_text.startswith(LLM_PREFIX):
+            live.append(LiveModel(model, path_text.removeprefix(LLM_PREFIX).strip()))
+            continue
         path = (base / path_text).resolve()
         if not path.exists():
             raise pytest.UsageError(f"--bizbench-predictions {raw}: {path} does not exist")
@@ -342,7 +370,14 @@ def _predictions(config: pytest.Config) -> tuple[PredictionSpec, ...]:
                 "source MODEL=PATH (a model named twice is looked up in its sources in order)"
             )
         specs.append(PredictionSpec(model, path))
-    return tuple(specs)
+    for entry in live:
+        others = [spec.model for spec in specs] + [e.model for e in live if e is not entry]
+        if not entry.endpoint_model or entry.model in others:
+            raise pytest.UsageError(
+                f"--bizbench-predictions {entry.model}={LLM_PREFIX}{entry.endpoint_model}: "
+                "name an endpoint model, and give an llm: model no other source"
+            )
+    return tuple(specs), tuple(live), tuple(dict.fromkeys(models))
 
 
 def _thresholds(config: pytest.Config) -> tuple[Threshold, ...]:
@@ -444,6 +479,29 @@ def _prediction_cache(config: pytest.Config) -> Path | None:
     return (_ini_base(config) / raw).resolve() if raw else None
 
 
+def _llm_options(config: pytest.Config, live: tuple[LiveModel, ...]) -> LLMOptions:
+    def text(key: str) -> str | None:
+        return str(config.getini(key)).strip() or None
+
+    options = LLMOptions(
+        base_url=text("bizbench_llm_base_url"),
+        api_key_env=text("bizbench_llm_api_key_env") or DEFAULT_KEY_ENV,
+        judge_model=text("bizbench_judge_model"),
+        embedding_model=text("bizbench_embedding_model"),
+        concurrency=int(_number(config, "bizbench_llm_concurrency", 1, 1024)),
+        timeout=_number(config, "bizbench_llm_timeout", 0.001, 86_400.0),
+        retries=int(_number(config, "bizbench_llm_retries", 0, 100)),
+        backoff=_number(config, "bizbench_llm_backoff", 0.0, 3600.0),
+        live=live,
+    )
+    if options.needed and options.base_url is None:
+        raise pytest.UsageError(
+            "a judge, embedding or llm: model is set but ini bizbench_llm_base_url is not "
+            "(e.g. https://api.openai.com/v1, or http://localhost:8000/v1 for a local server)"
+        )
+    return options
+
+
 def _flaky(config: pytest.Config) -> str:
     mode = str(config.getini("bizbench_flaky")).strip().lower()
     if mode not in FLAKY_MODES:
@@ -472,10 +530,10 @@ def read_settings(config: pytest.Config) -> Settings:
         date_fields=frozenset(config.getini("bizbench_date_fields")),
         free_text_fields=frozenset(config.getini("bizbench_free_text_fields")),
     )
-    predictions = _predictions(config)
+    predictions, live, models = _predictions(config)
     return Settings(
         predictions=predictions,
-        models=tuple(dict.fromkeys(spec.model for spec in predictions)) or (DEFAULT_MODEL,),
+        models=models or (DEFAULT_MODEL,),
         min_score=_min_score(config),
         thresholds=_thresholds(config),
         report_path=_report_path(config),
@@ -491,6 +549,7 @@ def read_settings(config: pytest.Config) -> Settings:
         agent=_agent_config(config),
         qa=_qa_options(config),
         prediction_cache=_prediction_cache(config),
+        llm=_llm_options(config, live),
         cluster_by=str(config.getini("bizbench_cluster_by")).strip() or None,
         flaky=_flaky(config),
     )

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from pytest_bizbench.scoring.judge import JUDGE_RUBRIC, Judge
+from pytest_bizbench.scoring.judge import JUDGE_RUBRIC, Judge, JudgeReplyError
 
 
 @pytest.mark.parametrize(
@@ -76,3 +76,25 @@ def test_prompt_holds_the_rubric_and_the_values() -> None:
     assert prompt.startswith(JUDGE_RUBRIC)
     values = json.loads(prompt[len(JUDGE_RUBRIC) :])
     assert values == {"field": "vendor", "expected": "Acme Corp", "extracted": "ACME"}
+
+
+@pytest.mark.parametrize(
+    ("reply", "grade"),
+    [
+        ('{"score": 85, "reason": "same"}', 85.0),
+        ('Here you go:\n```json\n{"score": 60}\n```', 60.0),
+        ("I would give it a score: 40.", 40.0),
+        ("70/100", 70.0),
+    ],
+)
+def test_grade_reply_reads_every_shape(reply: str, grade: float) -> None:
+    assert Judge.grade_reply(reply) == grade
+
+
+def test_grade_reply_without_a_score_raises_quoting_it() -> None:
+    with pytest.raises(JudgeReplyError) as caught:
+        Judge.grade_reply("  Looks fine to me.  ")
+    assert str(caught.value) == "no 0-100 score in the judge's reply 'Looks fine to me.'"
+    with pytest.raises(JudgeReplyError) as caught:
+        Judge.grade_reply("x" * 100)
+    assert str(caught.value) == f"no 0-100 score in the judge's reply '{'x' * 80}…'"

@@ -188,6 +188,10 @@ class QAAnswer(BenchmarkPlugin):
             metrics["latency_p50_ms"] = percentile(latencies, 0.50)
             metrics["latency_p95_ms"] = percentile(latencies, 0.95)
             metrics["latency_mean_ms"] = math.fsum(latencies) / len(latencies)
+        usages = [u for s in ordered if isinstance(u := s.details.get("usage"), Mapping)]
+        if usages:  # live answers from the endpoint (`llm:` models) report their tokens
+            metrics["tokens_prompt"] = sum(int(u.get("prompt_tokens", 0)) for u in usages)
+            metrics["tokens_completion"] = sum(int(u.get("completion_tokens", 0)) for u in usages)
         return metrics
 
 

@@ -31,6 +31,13 @@ _PROSE_RE = re.compile(
 _OUT_OF_100_RE = re.compile(r"(?<![\d.])(-?\d+(?:\.\d+)?)\s*/\s*100(?!\.?\d)")
 
 
+_REPLY_SHOWN = 80
+
+
+class JudgeReplyError(ValueError):
+    """A judge model's reply that states no 0-100 score: the value stays unscored."""
+
+
 def _with_values(rubric: str, values: dict[str, Any]) -> str:
     text = json.dumps(values, ensure_ascii=False, default=str)
     return f"{rubric}\n{text}\n"
@@ -73,6 +80,18 @@ class Judge:
             found = float(match[1])
         if found is None or not 0.0 <= found <= 100.0:
             return None
+        return found
+
+    @staticmethod
+    def grade_reply(text: str) -> float:
+        """`parse_score`, for the built-in judge: a reply without a score raises
+        `JudgeReplyError` quoting it, so the rung reports it `unscored` with the reason."""
+        found = Judge.parse_score(text)
+        if found is None:
+            shown = text.strip()
+            if len(shown) > _REPLY_SHOWN:
+                shown = shown[:_REPLY_SHOWN] + "…"
+            raise JudgeReplyError(f"no 0-100 score in the judge's reply {shown!r}")
         return found
 
 

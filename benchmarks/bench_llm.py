@@ -1,0 +1,95 @@
+"""Live answers from an endpoint, asked one at a time or concurrently (issue 19).
+
+Serves the test suite's OpenAI-compatible stub (`tests/llmstub.py`) on 127.0.0.1
+with a fixed latency per reply, writes --questions QA rows and runs the plugin with
+`--bizbench-predictions gpt=llm:stub` at each concurrency given, serially and under
+`-n 2`, plus the same suite answered from a file (the cost of pytest and scoring
+alone). Prints wall time, the calling span (first request in to last reply out, as
+the stub saw it: pytest's own start-up and scoring left out), requests and the most
+requests in flight, and checks
+that every run's report agrees with the first outside "run" and latencies.
+
+Usage: python benchmarks/bench_llm.py [--questions 40] [--latency 0.2] [--concurrency 1 8]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent / "tests"))
+
+from llmstub import Stub, serve  # noqa: E402
+
+
+def _comparable(report: dict[str, Any]) -> dict[str, Any]:
+    del report["run"]
+    for bench in report["benchmarks"].values():
+        for entry in bench["models"].values():
+            entry["metrics"] = {
+                k: v for k, v in entry["metrics"].items() if not k.startswith("latency_")
+            }
+            for document in entry["documents"]:
+                document.pop("latency_ms", None)
+    return report
+
+
+def _run(root: Path, args: list[str]) -> tuple[float, dict[str, Any]]:
+    report = root / "report.json"
+    command = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *args]
+    command += ["--bizbench-report", str(report), str(root / "q.qa.jsonl")]
+    start = time.perf_counter()
+    subprocess.run(command, cwd=root, check=False, capture_output=True)
+    wall = time.perf_counter() - start
+    return wall, json.loads(report.read_text(encoding="utf-8"))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--questions", type=int, default=40)
+    parser.add_argument("--latency", type=float, default=0.2)
+    parser.add_argument("--concurrency", type=int, nargs="+", default=[1, 8])
+    options = parser.parse_args()
+    n = options.questions
+    with tempfile.TemporaryDirectory() as tmp, serve(Stub(latency=options.latency)) as stub:
+        root = Path(tmp)
+        rows = [
+            {"id": f"q{i:03d}", "question": f"Question {i}?", "expected": "yes"} for i in range(n)
+        ]
+        (root / "q.qa.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
+        (root / "answers.json").write_text(json.dumps({r["id"]: "yes" for r in rows}))
+        stub.answers = {"Question": "yes"}
+        print(f"{n} questions, {options.latency * 1000:.0f} ms per reply\n")
+        print("| run | wall s | calling span s | requests | max in flight |")
+        print("|---|---:|---:|---:|---:|")
+        first: dict[str, Any] | None = None
+        for workers in ([], ["-n", "2"]):
+            (root / "pytest.ini").write_text("[pytest]\n")
+            wall, _ = _run(root, [*workers, "--bizbench-predictions", "gpt=answers.json"])
+            label = "answers from a file (no calls)" + (", -n 2" if workers else "")
+            print(f"| {label} | {wall:.2f} | – | 0 | 0 |")
+            for concurrency in options.concurrency:
+                (root / "pytest.ini").write_text(
+                    f"[pytest]\nbizbench_llm_base_url = {stub.base_url}\n"
+                    f"bizbench_llm_concurrency = {concurrency}\n"
+                )
+                stub.reset_counts()
+                wall, report = _run(root, [*workers, "--bizbench-predictions", "gpt=llm:stub"])
+                label = f"llm, concurrency {concurrency}" + (", -n 2" if workers else "")
+                requests, most = len(stub.requests), stub.max_in_flight
+                print(f"| {label} | {wall:.2f} | {stub.span():.2f} | {requests} | {most} |")
+                comparable = _comparable(report)
+                first = first or comparable
+                if comparable != first:
+                    print(f"  !! {label}: report differs from the first llm run")
+
+
+if __name__ == "__main__":
+    main()

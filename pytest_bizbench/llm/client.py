@@ -1,0 +1,236 @@
+"""HTTP calls to an OpenAI-compatible endpoint: retries, backoff, the key kept secret.
+
+Built on httpx (the `llm` extra): one thread-safe connection pool per process, real
+timeouts, and no SDK between us and the two JSON shapes we use
+(`/chat/completions`, `/embeddings`), so vLLM, Ollama, llama.cpp server and TEI
+answer the same way as OpenAI. A semaphore keeps at most `concurrency` requests in
+flight per process, whichever thread asks (prefetched answers, judge, embeddings).
+"""
+
+from __future__ import annotations
+
+import email.utils
+import hashlib
+import json
+import math
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import timezone
+from typing import Any
+from urllib.parse import urlsplit, urlunsplit
+
+import httpcore
+import httpx
+
+from pytest_bizbench.llm.options import LLMOptions
+from pytest_bizbench.predcache import PredictionCache
+
+MAX_WAIT = 60.0  # seconds: no Retry-After or backoff waits longer than this
+RETRIED = frozenset({408, 409, 429})  # and every 5xx
+_BODY_SHOWN = 200
+
+
+class LLMError(Exception):
+    """A call that failed for good: the item that needed it fails with this message."""
+
+
+class LLMAuthError(LLMError):
+    """The endpoint refused the key (401/403): no later call can succeed, the run stops."""
+
+
+@dataclass(frozen=True, slots=True)
+class ChatReply:
+    text: str
+    usage: dict[str, int] | None
+    latency_ms: float
+
+
+def shown_url(url: str) -> str:
+    """The URL without user info or query, which may hold credentials."""
+    parts = urlsplit(url)
+    host = parts.hostname or ""
+    netloc = f"{host}:{parts.port}" if parts.port else host
+    return urlunsplit((parts.scheme, netloc, parts.path, "", ""))
+
+
+def retry_after(value: str | None, now: float) -> float | None:
+    """Seconds a `Retry-After` header asks for (delta seconds or an HTTP date)."""
+    if not value:
+        return None
+    try:
+        seconds = float(value)
+    except ValueError:
+        try:
+            when = email.utils.parsedate_to_datetime(value)
+        except (TypeError, ValueError):
+            return None
+        if when.tzinfo is None:
+            when = when.replace(tzinfo=timezone.utc)
+        seconds = when.timestamp() - now
+    return max(0.0, seconds) if math.isfinite(seconds) else None
+
+
+class LLMClient:
+    """Chat and embedding calls to one endpoint, each retried and optionally cached.
+
+    Replies are cached (with `bizbench_prediction_cache`) keyed by the URL and the
+    request body, which holds the model and the prompt but never the key, so a
+    second identical run makes no request.
+    """
+
+    __slots__ = ("_auth_failure", "_cache", "_http", "_key", "_options", "_sleep", "_slots")
+
+    def __init__(
+        self,
+        options: LLMOptions,
+        key: str | None,
+        *,
+        cache: PredictionCache | None = None,
+        sleep: Callable[[float], None] = time.sleep,
+    ) -> None:
+        assert options.base_url is not None, "settings require a base URL with a model"
+        self._options = options
+        self._key = key
+        self._cache = cache
+        self._sleep = sleep
+        self._slots = threading.BoundedSemaphore(options.concurrency)
+        self._auth_failure: str | None = None
+        headers = {"Authorization": f"Bearer {key}"} if key else {}
+        limit = options.concurrency
+        self._http = httpx.Client(
+            base_url=options.base_url.rstrip("/") + "/",
+            headers=headers,
+            timeout=options.timeout,
+            limits=httpx.Limits(max_connections=limit, max_keepalive_connections=limit),
+            trust_env=False,
+        )
+
+    def __repr__(self) -> str:
+        return f"LLMClient({shown_url(self._options.base_url or '')!r})"
+
+    @property
+    def auth_failure(self) -> str | None:
+        """The message of the 401/403 that stopped this client, if one did."""
+        return self._auth_failure
+
+    def close(self) -> None:
+        self._http.close()
+
+    def chat(self, model: str, prompt: str) -> ChatReply:
+        """The model's reply to one user message (temperature 0), with its token usage."""
+        body = {
+            "model": model,
+            "messages": [{"role": "user", "content": prompt}],
+            "temperature": 0,
+        }
+        data, latency = self._post("chat/completions", body)
+        try:
+            text = data["choices"][0]["message"]["content"]
+            if not isinstance(text, str):
+                raise TypeError("content is not a string")
+        except (KeyError, IndexError, TypeError) as exc:
+            raise LLMError(f"chat reply from model {model!r} has no message text ({exc})") from None
+        return ChatReply(text, _usage(data.get("usage")), latency)
+
+    def embed(self, model: str, texts: list[str]) -> list[list[float]]:
+        """One vector per text, in the order given."""
+        data, _ = self._post("embeddings", {"model": model, "input": texts})
+        try:
+            rows = sorted(data["data"], key=lambda row: int(row["index"]))
+            vectors = [[float(x) for x in row["embedding"]] for row in rows]
+        except (KeyError, TypeError, ValueError) as exc:
+            raise LLMError(f"embedding reply from model {model!r} is malformed ({exc})") from None
+        if len(vectors) != len(texts):
+            raise LLMError(
+                f"model {model!r} returned {len(vectors)} vectors for {len(texts)} texts"
+            )
+        return vectors
+
+    def _post(self, path: str, body: dict[str, Any]) -> tuple[dict[str, Any], float]:
+        """(JSON reply, latency in ms of the attempt that answered), from the cache if there."""
+        url = str(self._http.base_url.join(path))
+        text = json.dumps(body, sort_keys=True, ensure_ascii=False)
+        key = hashlib.sha256(f"{url}\n{text}".encode()).hexdigest()
+        cache_model = f"llm:{body['model']}"
+        if self._cache is not None:
+            cached = self._cache.get(cache_model, key)
+            if cached is not None and isinstance(cached.prediction, dict):
+                return cached.prediction, cached.latency_ms or 0.0
+        data, latency = self._send(path, url, text)
+        if self._cache is not None:
+            self._cache.put(cache_model, path, key, data, latency)
+        return data, latency
+
+    def _send(self, path: str, url: str, text: str) -> tuple[dict[str, Any], float]:
+        where = shown_url(url)
+        attempts = self._options.retries + 1
+        for attempt in range(attempts):
+            if self._auth_failure is not None:
+                raise LLMAuthError(self._auth_failure)
+            wait: float | None = None
+            with self._slots:
+                start = time.perf_counter()
+                try:
+                    response = self._http.post(
+                        path, content=text, headers={"Content-Type": "application/json"}
+                    )
+                    latency = (time.perf_counter() - start) * 1000.0
+                    problem = self._problem(response, where)
+                # httpx maps httpcore's errors, except those raised while it closes a
+                # failed response (seen under load), so both kinds are caught
+                except (httpx.TimeoutException, httpcore.TimeoutException):
+                    problem = f"no reply from {where} within {self._options.timeout:g} s"
+                except (httpx.TransportError, httpcore.NetworkError, httpcore.ProtocolError) as exc:
+                    problem = f"cannot reach {where}: {type(exc).__name__}"
+                else:
+                    if problem is None:
+                        return self._json(response, where), latency
+                    if response.status_code not in RETRIED and response.status_code < 500:
+                        raise LLMError(problem)
+                    wait = retry_after(response.headers.get("Retry-After"), time.time())
+            if attempt + 1 < attempts:
+                backoff = self._options.backoff * 2**attempt
+                self._sleep(min(MAX_WAIT, backoff if wait is None else wait))
+        tries = f"{attempts} attempts" if attempts > 1 else "1 attempt"
+        raise LLMError(f"{problem} (gave up after {tries})")
+
+    def _problem(self, response: httpx.Response, where: str) -> str | None:
+        """None for a success, else what went wrong, with the key blotted out."""
+        status = response.status_code
+        if status < 400:
+            return None
+        if status in (401, 403):
+            env = self._options.api_key_env
+            state = "holds a key it refused" if self._key else "is not set"
+            self._auth_failure = (
+                f"the endpoint {where} answered HTTP {status}: the API key is missing or "
+                f"wrong; the environment variable {env} (ini bizbench_llm_api_key_env) {state}"
+            )
+            raise LLMAuthError(self._auth_failure)
+        shown = response.text
+        if self._key:  # before cutting, so no part of the key survives the cut
+            shown = shown.replace(self._key, "***")
+        return f"HTTP {status} from {where}: {shown[:_BODY_SHOWN].strip()}"
+
+    def _json(self, response: httpx.Response, where: str) -> dict[str, Any]:
+        try:
+            data = response.json()
+        except ValueError:
+            raise LLMError(f"reply from {where} is not JSON") from None
+        if not isinstance(data, dict):
+            raise LLMError(f"reply from {where} is not a JSON object")
+        return data
+
+
+def _usage(raw: Any) -> dict[str, int] | None:
+    """`{prompt_tokens, completion_tokens}` when the endpoint reported them."""
+    if not isinstance(raw, dict):
+        return None
+    usage = {
+        key: raw[key]
+        for key in ("prompt_tokens", "completion_tokens")
+        if isinstance(raw.get(key), int) and not isinstance(raw.get(key), bool)
+    }
+    return usage or None

@@ -1,0 +1,362 @@
+"""The endpoint end to end: live answers, concurrency, retries, the stop on a refused key,
+secrets, the cache, serial against -n 2, and the judge and embedding rungs."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from bizhelpers import Suite, doc, glob_escape, jsonl
+from llmstub import Failure, Stub
+
+KEY = "sk-test-SECRET-0042"
+ENV = "BIZBENCH_TEST_KEY"
+LIVE = ("--bizbench-predictions", "gpt=llm:stub-chat")
+
+ROWS = [
+    {"id": "g1", "question": "Who audits Norvale?", "expected": "Smith & Lowe LLP"},
+    {"id": "g2", "question": "What is the capital of France?", "expected": "Paris"},
+]
+FIN = [
+    {"financebench_id": "fb-1", "question": "What is Norvale's FY2022 capex (in USD millions)?",
+     "answer": "$412.00", "evidence": [{"evidence_text": "Purchases of PP&E (412)"}]},
+]  # fmt: skip
+
+
+def write_ini(suite: Suite, stub: Stub, **extra: str) -> None:
+    keys = {
+        "bizbench_llm_base_url": stub.base_url,
+        "bizbench_llm_api_key_env": ENV,
+        "bizbench_llm_backoff": "0",
+        **extra,
+    }
+    suite.write("pytest.ini", "[pytest]\n" + "".join(f"{k} = {v}\n" for k, v in keys.items()))
+
+
+@pytest.fixture
+def keyed(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(ENV, KEY)
+
+
+def questions(n: int) -> list[dict[str, Any]]:
+    return [
+        {"id": f"q{i:02d}", "question": f"Question number {i}?", "expected": "yes"}
+        for i in range(n)
+    ]
+
+
+def stripped(report: dict[str, Any]) -> dict[str, Any]:
+    """The report without what timing decides: the run and every latency."""
+    del report["run"]
+    for bench in report["benchmarks"].values():
+        for entry in bench["models"].values():
+            for key in [k for k in entry["metrics"] if k.startswith("latency_")]:
+                del entry["metrics"][key]
+            for document in entry["documents"]:
+                document.pop("latency_ms", None)
+    return report
+
+
+@pytest.mark.usefixtures("keyed")
+def test_live_answers_usage_latency_and_tokens(suite: Suite, stub: Stub) -> None:
+    suite.write("qa/g.qa.jsonl", jsonl(ROWS))
+    suite.write("qa/fin.qa.jsonl", jsonl(FIN))
+    write_ini(suite, stub)
+    stub.answers = {
+        "Who audits Norvale?": "Smith & Lowe LLP",
+        "capital of France": "Lyon",
+        "Purchases of PP&E": "$412 million",
+    }
+    result = suite.pytester.runpytest("-p", "no:cacheprovider", *LIVE)
+    result.assert_outcomes(passed=3)  # a wrong answer scores 0; the pass mark is 0
+    docs = suite.documents("qa-answer", "gpt")
+    assert [docs[i]["score"] for i in ("g1", "g2", "fb-1")] == [1.0, 0.0, 1.0]
+    assert docs["g1"]["details"]["answer"]["actual"] == "Smith & Lowe LLP"
+    assert docs["g2"]["details"]["answer"]["actual"] == "Lyon"
+    # the stub counts words: "Question: Who audits Norvale?\nAnswer:" is 5, its answer 4
+    assert docs["g1"]["details"]["usage"] == {"prompt_tokens": 5, "completion_tokens": 4}
+    assert docs["g2"]["details"]["usage"] == {"prompt_tokens": 8, "completion_tokens": 1}
+    # open book: the evidence line (4 words) and the question (11 words)
+    assert docs["fb-1"]["details"]["usage"] == {"prompt_tokens": 15, "completion_tokens": 2}
+    assert all(d["latency_ms"] > 0 for d in docs.values())
+    metrics = suite.metrics("qa-answer", "gpt")
+    assert (metrics["tokens_prompt"], metrics["tokens_completion"]) == (28, 7)
+    assert metrics["latency_p50_ms"] > 0
+    assert sorted(stub.prompts()) == sorted(
+        [
+            "Question: Who audits Norvale?\nAnswer:",
+            "Question: What is the capital of France?\nAnswer:",
+            "Evidence:\nPurchases of PP&E (412)\n\n"
+            "Question: What is Norvale's FY2022 capex (in USD millions)?\nAnswer:",
+        ]
+    )
+    assert {r["body"]["model"] for r in stub.requests} == {"stub-chat"}
+    assert {r["auth"] for r in stub.requests} == {f"Bearer {KEY}"}
+
+
+@pytest.mark.parametrize("concurrency", [1, 4])
+def test_calls_run_concurrently_up_to_the_setting(
+    suite: Suite, stub: Stub, concurrency: int
+) -> None:
+    suite.write("qa/q.qa.jsonl", jsonl(questions(16)))
+    write_ini(suite, stub, bizbench_llm_concurrency=str(concurrency))
+    stub.latency = 0.05
+    stub.answers = {"Question number": "yes"}
+    result = suite.pytester.runpytest("-p", "no:cacheprovider", *LIVE)
+    result.assert_outcomes(passed=16)
+    assert len(stub.requests) == 16  # each question asked once
+    if concurrency == 1:
+        assert stub.max_in_flight == 1
+    else:
+        assert 1 < stub.max_in_flight <= concurrency
+
+
+def test_retries_then_the_item_fails_with_the_error(suite: Suite, stub: Stub) -> None:
+    suite.write("qa/g.qa.jsonl", jsonl(ROWS))
+    write_ini(suite, stub, bizbench_llm_retries="2")
+    stub.answers = {"Norvale": "Smith & Lowe LLP"}
+    stub.failures = [
+        Failure("Norvale", 429, retry_after="0"),
+        Failure("Norvale", 500),
+        Failure("France", 503, times=99, body="overloaded"),
+    ]
+    result = suite.pytester.runpytest("-p", "no:cacheprovider", *LIVE)
+    result.assert_outcomes(passed=1, failed=1)
+    prompts = stub.prompts()
+    assert sum("Norvale" in p for p in prompts) == 3  # 429, 500, then the answer
+    assert sum("France" in p for p in prompts) == 3  # 1 + 2 retries
+    failed = suite.documents("qa-answer", "gpt")["g2"]
+    error = (
+        f"LLMError: HTTP 503 from {stub.base_url}/chat/completions: overloaded "
+        "(gave up after 3 attempts)"
+    )
+    assert failed["outcome"] == "failed"
+    assert failed["details"] == {"error": error, "refusal": False}
+
+
+@pytest.mark.parametrize("workers", [0, 2])
+def test_a_refused_key_stops_the_run_naming_the_variable(
+    suite: Suite, stub: Stub, keyed: None, workers: int
+) -> None:
+    suite.write("qa/q.qa.jsonl", jsonl(questions(12)))
+    write_ini(suite, stub, bizbench_llm_concurrency="2")
+    stub.key = "another-key"
+    if workers:
+        result = suite.pytester.runpytest_subprocess("-p", "no:cacheprovider", "-n", "2", *LIVE)
+    else:
+        result = suite.pytester.runpytest("-p", "no:cacheprovider", *LIVE)
+    assert result.ret == pytest.ExitCode.INTERRUPTED
+    # each process fails the item that met the refusal, then stops
+    assert 1 <= result.parseoutcomes()["failed"] <= max(1, workers)
+    assert "passed" not in result.parseoutcomes()
+    message = (
+        f"the endpoint {stub.base_url}/chat/completions answered HTTP 401: the API key is "
+        f"missing or wrong; the environment variable {ENV} (ini bizbench_llm_api_key_env) "
+        "holds a key it refused"
+    )
+    result.stdout.fnmatch_lines([f"*Interrupted: {message}*"])
+    assert len(stub.requests) <= 2 * max(1, workers)  # at most the calls already in flight
+    assert suite.report()["completeness"]["complete"] is False
+    assert KEY not in result.stdout.str() + result.stderr.str()
+
+
+def test_the_key_reaches_no_file_and_no_output(suite: Suite, stub: Stub, keyed: None) -> None:
+    suite.write("qa/g.qa.jsonl", jsonl(ROWS))
+    write_ini(suite, stub, bizbench_prediction_cache=".cache", bizbench_llm_retries="0")
+    stub.key = KEY
+    stub.echo_auth = True  # the server quotes the Authorization header in its error
+    stub.answers = {"Norvale": "Smith & Lowe LLP"}
+    stub.failures = [Failure("France", 500, times=9)]
+    result = suite.pytester.runpytest(
+        "-p", "no:cacheprovider", "-v", "-rA", "--junitxml=junit.xml", *LIVE,
+        "-o", "log_cli=true", "--log-cli-level=DEBUG", "--log-file=run.log",
+        "--log-file-level=DEBUG",
+    )  # fmt: skip
+    result.assert_outcomes(passed=1, failed=1)
+    error = suite.documents("qa-answer", "gpt")["g2"]["details"]["error"]
+    assert error.endswith("stub failure Bearer *** (gave up after 1 attempt)")
+    written = [p for p in suite.path.rglob("*") if p.is_file()]
+    assert any(p.parent.name == ".cache" for p in written)
+    assert "HTTP Request: POST" in (suite.path / "run.log").read_text()  # httpx's log
+    for path in written:
+        assert KEY.encode() not in path.read_bytes(), path
+    assert KEY not in result.stdout.str() + result.stderr.str()
+
+
+@pytest.mark.usefixtures("keyed")
+def test_a_second_identical_run_makes_no_request(suite: Suite, stub: Stub) -> None:
+    rows = [
+        *ROWS,
+        {"id": "g3", "question": "Who is Ostra's auditor?", "expected": "Smith & Lowe LLP"},
+    ]
+    suite.write("qa/g.qa.jsonl", jsonl(rows))
+    write_ini(suite, stub, bizbench_prediction_cache=".cache", bizbench_judge_model="stub-judge")
+    stub.answers = {
+        # the QA judge's prompt quotes the answer it grades
+        '"answer": "The Smith and Lowe partnership"': '{"score": 90, "reason": "same firm"}',
+        "Ostra": "The Smith and Lowe partnership",
+        "Norvale": "Smith & Lowe LLP",
+        "France": "Paris",
+    }
+    suite.pytester.runpytest("-p", "no:cacheprovider", *LIVE)
+    first = suite.report()
+    judged = [r for r in stub.requests if r["body"]["model"] == "stub-judge"]
+    assert len(judged) == 1
+    assert judged[0]["body"]["messages"][0]["content"].startswith(
+        "You grade a system's answer to a question"
+    )
+    assert len(stub.requests) == 4
+    answer = first["benchmarks"]["qa-answer"]["models"]["gpt"]["documents"][2]["details"]
+    assert (answer["answer"]["rung"], answer["answer"]["score"]) == ("judge", 0.9)
+    stub.reset_counts()
+    suite.pytester.runpytest("-p", "no:cacheprovider", *LIVE)
+    assert stub.requests == []
+    second = suite.report()
+    del first["run"], second["run"]
+    assert second == first  # latencies too: a cached reply keeps its own
+
+
+@pytest.mark.usefixtures("keyed")
+def test_serial_and_two_workers_give_the_same_report(suite: Suite, stub: Stub) -> None:
+    rows = questions(12)
+    suite.write("qa/q.qa.jsonl", jsonl(rows[:7]))
+    suite.write("qa/r.qa.jsonl", jsonl(rows[7:]))
+    write_ini(suite, stub, bizbench_llm_concurrency="3")
+    stub.latency = 0.01
+    stub.answers = {f"number {i}?": "yes" if i % 3 else "no" for i in range(12)}
+    reports = []
+    for args in (["-p", "no:xdist"], ["-n", "2"]):
+        stub.reset_counts()
+        result = suite.pytester.runpytest_subprocess("-p", "no:cacheprovider", *args, *LIVE)
+        result.assert_outcomes(passed=12)
+        assert len(stub.requests) == 12  # every question asked once, by one process
+        reports.append(stripped(suite.report()))
+    assert reports[1]["completeness"] == reports[0]["completeness"]
+    assert reports[1] == reports[0]
+
+
+GROUND_TRUTH = {
+    "vendor": "Acme Corporation",
+    "note": "Paid in full",
+    "terms": "Net 30 days",
+    "city": "Springfield",
+}
+EXTRACTED = {
+    "vendor": "ACME Corp International",
+    "note": "Settled completely",
+    "terms": "Thirty days net",
+    "city": "Shelbyville",
+}
+
+
+def write_fields(suite: Suite) -> None:
+    suite.cases(
+        "cases/a.ground-truth.jsonl", [doc("inv-1", GROUND_TRUTH, extracted_fields=EXTRACTED)]
+    )
+
+
+@pytest.mark.usefixtures("keyed")
+def test_embedding_and_judge_rungs_on_the_endpoint(suite: Suite, stub: Stub) -> None:
+    write_fields(suite)
+    write_ini(suite, stub, bizbench_judge_model="stub-judge", bizbench_embedding_model="stub-embed")
+    stub.vectors = {
+        "Acme Corporation": [1.0, 0.0, 0.0],
+        "ACME Corp International": [0.96, 0.28, 0.0],  # cosine 0.96
+        **{GROUND_TRUTH[f]: [1.0, 0.0, 0.0] for f in ("note", "terms", "city")},
+        **{EXTRACTED[f]: [0.0, 1.0, 0.0] for f in ("note", "terms", "city")},  # cosine 0
+    }
+    stub.answers = {
+        '"extracted": "Settled completely"': '```json\n{"score": 70}\n```',
+        '"extracted": "Thirty days net"': "I would give it a score: 40.",
+        '"extracted": "Shelbyville"': "Looks different to me.",
+    }
+    result = suite.pytester.runpytest("-p", "no:cacheprovider")
+    result.assert_outcomes(failed=1)  # an unscored field fails the item
+    entry = suite.report()["benchmarks"]["field-accuracy"]
+    assert entry["config"]["rungs_available"] == ["exact", "fuzzy", "embedding", "judge"]
+    assert "scoring_note" not in entry["config"]
+    (document,) = entry["models"]["default"]["documents"]
+    details = document["details"]
+    assert (details["vendor"]["rung"], details["vendor"]["score"]) == ("embedding", 1.0)
+    assert details["vendor"]["cosine"] == 0.96
+    assert (details["note"]["rung"], details["note"]["score"]) == ("judge", 0.7)
+    assert (details["terms"]["rung"], details["terms"]["score"]) == ("judge", 0.4)
+    city = details["city"]
+    assert (city["score"], city["unscored"]) == (0.0, True)
+    assert city["reason"] == (
+        "judge-error: JudgeReplyError: no 0-100 score in the judge's reply 'Looks different to me.'"
+    )
+    assert document["score"] == pytest.approx((1.0 + 0.7 + 0.4 + 0.0) / 4)
+    paths = stub.paths()
+    assert (paths.count("/v1/embeddings"), paths.count("/v1/chat/completions")) == (4, 3)
+    prompt = stub.prompts()[0]
+    assert prompt.startswith("You grade one field that a system extracted")
+    values = json.loads(prompt.rstrip().splitlines()[-1])
+    assert values["field"] in {"note", "terms", "city"}
+
+
+def test_a_conftest_judge_wins_over_the_endpoint(suite: Suite, stub: Stub) -> None:
+    write_fields(suite)
+    write_ini(suite, stub, bizbench_judge_model="stub-judge")
+    suite.write(
+        "conftest.py", "def pytest_bizbench_judge(field, expected, actual):\n    return 100\n"
+    )
+    result = suite.pytester.runpytest("-p", "no:cacheprovider")
+    result.assert_outcomes(passed=1)
+    details = suite.documents()["inv-1"]["details"]
+    assert {details[f]["rung"] for f in GROUND_TRUTH} == {"judge"}
+    assert stub.requests == []
+
+
+def test_without_the_extra_the_run_says_what_to_install(suite: Suite, stub: Stub) -> None:
+    write_fields(suite)
+    write_ini(suite, stub, bizbench_judge_model="stub-judge")
+    suite.write("conftest.py", "import sys\nsys.modules['httpx'] = None  # not installed\n")
+    result = suite.pytester.runpytest_subprocess("-p", "no:cacheprovider")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    hint = glob_escape("needs the llm extra: pip install 'pytest-bizbench[llm]'")
+    result.stderr.fnmatch_lines([f"*{hint}*"])
+    assert stub.requests == []
+
+
+@pytest.mark.parametrize(
+    ("args", "ini", "message"),
+    [
+        (LIVE, "", "*but ini bizbench_llm_base_url is not*"),
+        (("--bizbench-predictions", "m=llm:"), "url", "*m=llm:: name an endpoint model*"),
+        (
+            ("--bizbench-predictions", "m=llm:x", "--bizbench-predictions", "m=llm:y"),
+            "url",
+            "*give an llm: model no other source*",
+        ),
+        (LIVE, "url\nbizbench_llm_concurrency = 0", "*bizbench_llm_concurrency = '0' must be*"),
+    ],
+)
+def test_bad_llm_options(
+    suite: Suite, stub: Stub, args: tuple[str, ...], ini: str, message: str
+) -> None:
+    suite.write("qa/g.qa.jsonl", jsonl(ROWS))
+    ini = ini.replace("url", f"bizbench_llm_base_url = {stub.base_url}")
+    suite.write("pytest.ini", f"[pytest]\n{ini}\n")
+    result = suite.pytester.runpytest("-p", "no:cacheprovider", *args)
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines([message])
+
+
+def test_an_llm_model_answers_qa_rows_only(suite: Suite, stub: Stub) -> None:
+    suite.cases("cases/a.ground-truth.jsonl", [doc("inv-1", GROUND_TRUTH)])
+    write_ini(suite, stub)
+    result = suite.pytester.runpytest("-p", "no:cacheprovider", *LIVE)
+    result.assert_outcomes(failed=1)
+    details = suite.documents("field-accuracy", "gpt")["inv-1"]["details"]
+    assert details["error"] == "TypeError: an llm: model answers QA rows only, not GroundTruthCase"
+    assert stub.requests == []
+
+
+def test_collect_only_asks_nothing(suite: Suite, stub: Stub) -> None:
+    suite.write("qa/g.qa.jsonl", jsonl(ROWS))
+    write_ini(suite, stub, bizbench_judge_model="stub-judge")
+    result = suite.pytester.runpytest("-p", "no:cacheprovider", "--collect-only", *LIVE)
+    assert result.ret == pytest.ExitCode.OK
+    assert stub.requests == []
