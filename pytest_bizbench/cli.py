@@ -11,8 +11,10 @@ from pathlib import Path
 import pytest
 
 from pytest_bizbench.baseline import compare_reports
+from pytest_bizbench.escape import terminal_text
 from pytest_bizbench.merge import MergeCommand, Shard
 from pytest_bizbench.report.html import render_html
+from pytest_bizbench.report.json_report import write_text_atomic
 from pytest_bizbench.report.markdown import markdown_table, render_markdown
 from pytest_bizbench.report.reader import ReportError, read_report, recorded_registry, run_result
 from pytest_bizbench.report.tables import comparison_notes, comparison_table, worst_table
@@ -53,7 +55,7 @@ def _run(pytest_args: Sequence[str]) -> int:
 
 
 def _fail(command: str, message: object) -> int:
-    print(f"bizbench {command}: {message}", file=sys.stderr)
+    print(f"bizbench {command}: {terminal_text(message)}", file=sys.stderr)
     return USAGE_ERROR
 
 
@@ -84,9 +86,13 @@ def _compare(args: argparse.Namespace) -> int:
         if table is not None:
             heading = [f"### {title}", ""] if markdown else [f"{title}:"]
             lines += ["", *heading, *(markdown_table(table) if markdown else text_table(table))]
-    lines += [f"- {note}" for note in comparison_notes(comparisons.results)]
+    lines += [f"- {terminal_text(note)}" for note in comparison_notes(comparisons.results)]
     reasons = comparisons.reasons(options, allow_flag="--allow-regression")
-    lines += ["", "verdict: FAILED" if reasons else "verdict: passed", *(f"- {r}" for r in reasons)]
+    lines += [
+        "",
+        "verdict: FAILED" if reasons else "verdict: passed",
+        *(f"- {terminal_text(r)}" for r in reasons),
+    ]
     print("\n".join(lines).lstrip("\n"))
     return 1 if reasons else 0
 
@@ -99,7 +105,10 @@ def _merge(args: argparse.Namespace, pytest_args: Sequence[str]) -> int:
         return _fail("merge", exc)
     command = MergeCommand(shards, Path(args.output))
     code = _pytest_main("merge", pytest_args, command)
-    print("\n".join(command.lines), file=sys.stdout if code in (0, 1) else sys.stderr)
+    print(
+        "\n".join(map(terminal_text, command.lines)),
+        file=sys.stdout if code in (0, 1) else sys.stderr,
+    )
     return int(code) if code in (0, 1) else USAGE_ERROR
 
 
@@ -114,7 +123,7 @@ def _report(args: argparse.Namespace) -> int:
         sys.stdout.write(text)
         return 0
     try:
-        Path(args.output).write_text(text, encoding="utf-8")
+        write_text_atomic(Path(args.output), text)
     except OSError as exc:
         return _fail("report", f"cannot write {args.output}: {exc.strerror or exc}")
     return 0
@@ -126,7 +135,7 @@ def _validate(args: argparse.Namespace) -> int:
         lines, ok = validate(args.paths)
     except ValidateUsageError as exc:
         return _fail("validate", exc)
-    print("\n".join(lines))
+    print("\n".join(map(terminal_text, lines)))
     return 0 if ok else 1
 
 

@@ -182,7 +182,20 @@ class Controller:
             scored=sum(1 for d in self.aggregator.documents.values() if d.outcome != "error"),
             errors=tuple(self.aggregator.error_list()),
             missing=tuple(self.aggregator.missing()),
+            notes=tuple(self._prediction_notes()),
         )
+
+    def _prediction_notes(self) -> list[str]:
+        """Rows of the prediction files that match no case; a selection leaves rows
+        out on purpose, so a filtered run says nothing."""
+        if is_filtered(self.config):
+            return []
+        ids: dict[str, set[str]] = {}
+        for doc in self.aggregator.documents.values():
+            key = doc.payload.prediction_key or doc.payload.id
+            if doc.payload.model is not None and key is not None:
+                ids.setdefault(doc.payload.model, set()).add(key)
+        return self.config.stash[RUN_STATE].predictions.unmatched_notes(ids, self.config.rootpath)
 
     def _run_info(self) -> dict[str, Any]:
         workers = getattr(self.config.option, "numprocesses", None)
@@ -201,6 +214,9 @@ class Controller:
         state = self.config.stash[RUN_STATE]
         runs = collect_agent_runs(self.config, state)  # no items: read here (agent_runs.py)
         self.aggregator.errors.update(runs.errors)
+        self.aggregator.errors.update(
+            state.predictions.line_errors(self.config.rootpath)
+        )  # parsed once here
         completeness = self._completeness(exitstatus)
         if not (completeness.collected or self.aggregator.documents or runs.by_model):
             self.saved_baseline = nothing_to_save(state.settings.baseline)

@@ -164,6 +164,8 @@ def evaluate(
 ) -> DocumentPayload:
     """The payload of one item; never raises for a bad prediction or benchmark."""
 
+    key = kind.prediction_key(case)
+
     def payload(status: str, score: float | None, **extra: Any) -> DocumentPayload:
         return DocumentPayload(
             status=status,
@@ -177,6 +179,7 @@ def evaluate(
             metadata=case.metadata,
             filename=case.filename,
             line=case.line,
+            prediction_key=None if key == case.id else key,
             **extra,
         )
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any
 
+from pytest_bizbench.escape import terminal_block
 from pytest_bizbench.payload import DocumentPayload
 
 MAX_VALUE = 60
@@ -14,6 +15,9 @@ class CaseFailure(Exception):
     """Raised by a case item; `render()` is what pytest shows instead of a traceback."""
 
     def render(self) -> str:
+        return terminal_block(self.describe())
+
+    def describe(self) -> str:
         return str(self)
 
 
@@ -46,7 +50,7 @@ class ScoreBelowPassMark(CaseFailure):
             why = f"below the pass mark {self.pass_mark:.2f} ({self.mark_source})"
         return f"{p.id} scored {score:.2f} on {p.benchmark} (model {p.model}): {why}"
 
-    def render(self) -> str:
+    def describe(self) -> str:
         rows = [
             (name, entry)
             for name, _, entry in _entries(self.payload.details)

@@ -132,6 +132,7 @@ class Completeness:
     scored: int
     errors: tuple[dict[str, Any], ...]
     missing: tuple[dict[str, Any], ...]
+    notes: tuple[str, ...] = ()  # said once, never failing (rows that match no case)
 
     @property
     def complete(self) -> bool:
@@ -147,6 +148,7 @@ class Completeness:
             "interrupted": self.interrupted,
             "errors": list(self.errors),
             "missing": list(self.missing),
+            "notes": list(self.notes),
         }
 
     def reasons(self) -> list[str]:

@@ -17,6 +17,7 @@ from _pytest._code.code import ExceptionInfo, TerminalRepr
 
 from pytest_bizbench.casekinds import Case, CaseKind
 from pytest_bizbench.cases.model import CaseError
+from pytest_bizbench.escape import terminal_text
 from pytest_bizbench.evaluate import SampleRule, evaluate
 from pytest_bizbench.failure import (
     BenchmarkCrash,
@@ -78,8 +79,9 @@ class CaseFile(pytest.File):
 
 
 def item_name(case_id: str, benchmark: str, model: str, models: Sequence[str]) -> str:
-    """`<id>[<benchmark>]`, or `<id>[<benchmark>-<model>]` when several models run."""
-    return f"{case_id}[{benchmark if len(models) == 1 else f'{benchmark}-{model}'}]"
+    """`<id>[<benchmark>]`, or `<id>[<benchmark>-<model>]` when several models run; an
+    id's control characters are shown as `\\xNN` (pytest prints node ids raw)."""
+    return f"{terminal_text(case_id)}[{benchmark if len(models) == 1 else f'{benchmark}-{model}'}]"
 
 
 def parse_item_name(

@@ -116,6 +116,8 @@ class DocumentPayload:
     latency_ms: float | None = None
     line: int | None = None
     message: str = ""
+    # the id its prediction is looked up by, when not `id` (a golden bundle's id)
+    prediction_key: str | None = None
     cluster: str | None = None  # set only when ini bizbench_cluster_by names a field
 
     def to_property(self) -> dict[str, Any]:
@@ -136,6 +138,7 @@ class DocumentPayload:
             "latency_ms": self.latency_ms,
             "line": self.line,
             "message": self.message,
+            "prediction_key": self.prediction_key,
             "cluster": self.cluster,
         }
 
@@ -158,6 +161,7 @@ class DocumentPayload:
             latency_ms=data["latency_ms"],
             line=data["line"],
             message=data["message"],
+            prediction_key=data.get("prediction_key"),
             cluster=data.get("cluster"),
         )
 

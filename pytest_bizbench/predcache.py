@@ -20,6 +20,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from pytest_bizbench.safeio import UnsafeInputError, read_regular
+
+MAX_ENTRY_BYTES = 64 * 1024 * 1024  # an entry larger than any answer is not ours
+
 
 @dataclass(frozen=True, slots=True)
 class CachedPrediction:
@@ -38,8 +42,9 @@ class PredictionCache:
     def get(self, model: str, case_hash: str) -> CachedPrediction | None:
         """The cached prediction, or None when absent or unreadable (then asked again)."""
         try:
-            entry = json.loads(self._path(model, case_hash).read_text(encoding="utf-8"))
-        except (OSError, ValueError):
+            data = read_regular(self._path(model, case_hash), MAX_ENTRY_BYTES, "a cache entry")
+            entry = json.loads(data.decode("utf-8"))
+        except (UnsafeInputError, ValueError):
             return None
         if not isinstance(entry, dict) or entry.get("model") != model or "prediction" not in entry:
             return None

@@ -1,12 +1,14 @@
 """Where the system's outputs come from: prediction files per model (SPEC §3).
 
 Sources are opened lazily and cached per process, so each worker reads a
-prediction file at most once, and a directory source reads only the files of the
-cases that worker runs.
+prediction file at most once (a bad line costs that line, a bad file is one cached
+failure), and a directory source reads only the files of the cases that worker
+runs, each looked up by a name `safeio.child_name` made from the case id.
 """
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -14,13 +16,19 @@ from typing import Any
 
 from pytest_bizbench.cases.jsonio import InputError, iter_jsonl, parse_json, read_text
 from pytest_bizbench.cases.model import Workspace
+from pytest_bizbench.safeio import UnsafeInputError, child_name, read_regular, shown
 from pytest_bizbench.settings import PredictionSpec
 
 _ID_KEYS = ("id", "financebench_id")
 
 
 class PredictionError(Exception):
-    """A prediction file that cannot be read; the items that need it are errors."""
+    """A prediction that cannot be read; the items that need it are errors."""
+
+
+_SUFFIXES = (".json", ".yml", ".yaml")
+_UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")
+NOTE_IDS = 5  # ids named in a note about rows that match no case
 
 
 def _read_document(path: Path, max_bytes: int) -> Any:
@@ -42,36 +50,125 @@ def _row_prediction(row: Mapping[str, Any]) -> Any:
     return {k: v for k, v in row.items() if k not in _ID_KEYS}
 
 
+def _jsonl_text(path: Path, data: bytes, errors: list[tuple[int, str]]) -> str:
+    """The file as text with each line that is not UTF-8 blanked (and recorded in
+    `errors`), so one bad line costs that line only and line numbers stay true."""
+    if data.startswith(_UTF16_BOMS):
+        raise PredictionError(f"prediction file {path}: UTF-16 text (save the file as UTF-8)")
+    lines = data.removeprefix(b"\xef\xbb\xbf").split(b"\n")
+    decoded = []
+    for index, raw in enumerate(lines):
+        try:
+            decoded.append(raw.decode("utf-8"))
+        except UnicodeDecodeError as err:
+            errors.append((index + 1, f"not UTF-8: invalid byte 0x{raw[err.start]:02x}"))
+            decoded.append("")
+    return "\n".join(decoded)
+
+
+@dataclass(frozen=True, slots=True)
+class _Table:
+    """A file source read once: its rows by id, and what was wrong with the rest."""
+
+    rows: dict[str, Any]
+    line_errors: tuple[tuple[int, str], ...] = ()
+    duplicates: Mapping[str, str] = field(default_factory=dict)
+    failure: PredictionError | None = None
+
+
 @dataclass(slots=True)
 class PredictionSource:
-    """One model's predictions at one path: a directory, a JSON/YAML object or JSONL."""
+    """One model's predictions at one path: a directory, a JSON/YAML object or JSONL.
+    A file is parsed at most once per process, a failure included."""
 
     spec: PredictionSpec
     max_bytes: int
-    _table: dict[str, Any] | None = field(default=None, init=False)
+    _table: _Table | None = field(default=None, init=False)
 
     def get(self, case_id: str) -> tuple[bool, Any]:
         """(found, prediction) for one case id; in a directory source, a sub-directory
         named after the id is found as a `Workspace` (an agent task's post-state)."""
-        path = self.spec.path
-        if path.is_dir():
-            for suffix in (".json", ".yml", ".yaml"):
-                candidate = path / f"{case_id}{suffix}"
-                if candidate.is_file():
-                    return True, _read_document(candidate, self.max_bytes)
-            workspace = path / case_id
-            if workspace.is_dir():
-                return True, Workspace(workspace)
-            return False, None
-        table = self._load()
-        return (case_id in table), table.get(case_id)
+        if self.spec.path.is_dir():
+            return self._from_directory(case_id)
+        table = self.table()
+        if table.failure is not None:
+            raise table.failure
+        if case_id in table.duplicates:
+            raise PredictionError(table.duplicates[case_id])
+        return (case_id in table.rows), table.rows.get(case_id)
 
-    def _load(self) -> dict[str, Any]:
+    def _from_directory(self, case_id: str) -> tuple[bool, Any]:
+        """`<id>.json|.yml|.yaml` or `<id>/`, the name made by `safeio.child_name`
+        (nothing outside the directory); two of them for one id are an error."""
+        root = self.spec.path
+        try:
+            found = [
+                candidate
+                for suffix in (*_SUFFIXES, "")
+                if (candidate := child_name(root, case_id, suffix)).exists()
+            ]
+        except UnsafeInputError as exc:
+            raise PredictionError(f"prediction for {shown(case_id)}: {exc.message}") from None
+        except OSError as exc:
+            raise PredictionError(
+                f"prediction for {shown(case_id)} in {root}: {exc.strerror or exc}"
+            ) from None
+        if len(found) > 1:
+            names = ", ".join(p.name + ("/" if p.is_dir() else "") for p in found)
+            raise PredictionError(
+                f"prediction for {shown(case_id)} is given twice in {root}: {names} (keep one)"
+            )
+        if not found:
+            return False, None
+        if found[0].is_dir():
+            return True, Workspace(found[0])
+        return True, _read_document(found[0], self.max_bytes)
+
+    def table(self) -> _Table:
         if self._table is None:
-            self._table = self._read_table()
+            try:
+                self._table = self._read_table()
+            except PredictionError as exc:
+                self._table = _Table({}, failure=exc)
         return self._table
 
-    def _read_table(self) -> dict[str, Any]:
+    def line_errors(self, rootpath: Path) -> list[dict[str, Any]]:
+        """One report error per bad line of a file source (the run's completeness)."""
+        if self.spec.path.is_dir():
+            return []
+        shown_path = self.shown_path(rootpath)
+        return [
+            {
+                "nodeid": f"{shown_path}:{line}",
+                "case": shown_path,
+                "line": line,
+                "message": f"prediction file {shown_path}:{line}: {reason}",
+            }
+            for line, reason in self.table().line_errors
+        ]
+
+    def shown_path(self, rootpath: Path) -> str:
+        """The path relative to `rootpath` when inside it, so reports compare across runs."""
+        path = os.path.abspath(self.spec.path)
+        relative = os.path.relpath(path, rootpath)
+        return path if relative.startswith("..") else Path(relative).as_posix()
+
+    def unmatched_note(self, case_ids: set[str], rootpath: Path) -> str | None:
+        """A note naming the rows of a file source that match no case of the run."""
+        if self.spec.path.is_dir():
+            return None
+        unmatched = sorted(set(self.table().rows) - case_ids)
+        if not unmatched:
+            return None
+        named = ", ".join(shown(i, 40) for i in unmatched[:NOTE_IDS])
+        more = "" if len(unmatched) <= NOTE_IDS else f" and {len(unmatched) - NOTE_IDS} more"
+        rows = "row matches" if len(unmatched) == 1 else "rows match"
+        return (
+            f"predictions {self.shown_path(rootpath)} (model {self.spec.model}): "
+            f"{len(unmatched)} {rows} no case: {named}{more}"
+        )
+
+    def _read_table(self) -> _Table:
         path = self.spec.path
         if path.suffix != ".jsonl":
             data = _read_document(path, self.max_bytes)
@@ -80,22 +177,37 @@ class PredictionSource:
                     f"prediction file {path}: expected an object keyed by case id, "
                     f"got {type(data).__name__}"
                 )
-            return data
+            return _Table(data)
         try:
-            text = read_text(path, self.max_bytes)
-        except InputError as exc:
+            raw = read_regular(path, self.max_bytes, "ini bizbench_max_case_bytes")
+        except UnsafeInputError as exc:
             raise PredictionError(f"prediction file {path}: {exc.message}") from None
-        table: dict[str, Any] = {}
+        errors: list[tuple[int, str]] = []
+        text = _jsonl_text(path, raw, errors)
+        if not text.strip() and not errors:
+            raise PredictionError(f"prediction file {path}: empty file")
+        rows: dict[str, Any] = {}
+        first_line: dict[str, int] = {}
+        duplicates: dict[str, str] = {}
         for line, row in iter_jsonl(text):
             if isinstance(row, InputError):
-                raise PredictionError(f"prediction file {path}:{line}: {row.message}")
+                errors.append((line, row.message))
+                continue
             key = next((row[k] for k in _ID_KEYS if isinstance(row, dict) and k in row), None)
             if not isinstance(key, (str, int)) or isinstance(key, bool):
-                raise PredictionError(f"prediction file {path}:{line}: a row needs an 'id'")
-            if str(key) in table:
-                raise PredictionError(f"prediction file {path}:{line}: duplicate id {key!r}")
-            table[str(key)] = _row_prediction(row)
-        return table
+                errors.append((line, "a row needs an 'id' (a string)"))
+                continue
+            key = str(key)
+            if key in first_line:
+                duplicates.setdefault(
+                    key,
+                    f"prediction file {path}:{line}: duplicate id {shown(key)} "
+                    f"(first at line {first_line[key]})",
+                )
+                continue
+            first_line[key] = line
+            rows[key] = _row_prediction(row)
+        return _Table(rows, tuple(sorted(errors)), duplicates)
 
 
 @dataclass(slots=True)
@@ -111,6 +223,24 @@ class Predictions:
         for spec in specs:
             sources.setdefault(spec.model, []).append(PredictionSource(spec, max_bytes))
         return cls(sources)
+
+    def line_errors(self, rootpath: Path) -> dict[str, dict[str, Any]]:
+        """Every bad line of every file source, keyed for the report's error list."""
+        return {
+            f"predictions:{error['nodeid']}": error
+            for sources in self.sources.values()
+            for source in sources
+            for error in source.line_errors(rootpath)
+        }
+
+    def unmatched_notes(self, case_ids: Mapping[str, set[str]], rootpath: Path) -> list[str]:
+        """Per file source, its rows that match no case id of its model."""
+        return [
+            note
+            for model, sources in self.sources.items()
+            for source in sources
+            if (note := source.unmatched_note(case_ids.get(model, set()), rootpath)) is not None
+        ]
 
     def lookup(self, model: str, case_id: str) -> tuple[bool, Any]:
         for source in self.sources.get(model, ()):

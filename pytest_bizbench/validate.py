@@ -19,6 +19,7 @@ from typing import Any
 from pytest_bizbench.casekinds import kind_for
 from pytest_bizbench.cases.agent import RUNS_SUFFIX, load_agent_runs
 from pytest_bizbench.cases.model import CaseError
+from pytest_bizbench.safeio import UnsafeInputError, require_regular
 from pytest_bizbench.sdk import IDENTITY_FIELDS, BenchmarkPlugin, MatchRule, identity_problems
 from pytest_bizbench.settings import Settings, default_settings
 
@@ -131,6 +132,11 @@ def _class_checks(cls: type) -> Iterator[Check]:
 
 def check_module(path: Path) -> Iterator[Check]:
     """The checks of SPEC §12 in order; a failed import or no class stops the list."""
+    try:
+        require_regular(path)  # importing a FIFO would block
+    except UnsafeInputError as exc:
+        yield Check(False, f"module imports: {path}: {exc.message}")
+        return
     try:
         module = _import(path)
     except (Exception, SystemExit) as exc:

@@ -12,6 +12,7 @@ import pytest
 from pytest_bizbench.scoring.fs_assertions import (
     NO_SEED,
     Limits,
+    RunWorkspace,
     check_assertion,
     grade_workspace,
     run_workspaces,
@@ -256,12 +257,12 @@ def test_a_file_that_is_not_utf8_is_read_with_replacement(workspace: Path) -> No
 def test_run_workspaces(tmp_path: Path) -> None:
     single = tmp_path / "single"
     (single / "src").mkdir(parents=True)
-    assert run_workspaces(single) == [(None, single)]
+    assert run_workspaces(single) == [RunWorkspace(None, single)]
     runs = tmp_path / "runs"
     for n in (10, 2, 1):
         (runs / f"run-{n}").mkdir(parents=True)
     (runs / ".DS_Store").write_text("", encoding="utf-8")  # hidden entries do not count
-    assert [name for name, _ in run_workspaces(runs)] == ["run-1", "run-2", "run-10"]
+    assert [run.name for run in run_workspaces(runs)] == ["run-1", "run-2", "run-10"]
     # a workspace that merely contains a run-1/ folder among other files is one workspace
     (single / "run-1").mkdir()
-    assert run_workspaces(single) == [(None, single)]
+    assert run_workspaces(single) == [RunWorkspace(None, single)]

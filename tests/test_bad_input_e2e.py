@@ -325,12 +325,16 @@ def pytest_bizbench_add_benchmarks(config):
     result.assert_outcomes(passed=1, errors=1)
 
 
-def test_bad_prediction_file_errors_each_item_naming_it(suite: Suite) -> None:
+def test_a_bad_prediction_line_is_one_error_and_the_good_rows_are_scored(suite: Suite) -> None:
     suite.cases("a.ground-truth.jsonl", [doc("p1", {"k": 1})])
     suite.write("preds.jsonl", '{"id": "p1", "extracted_fields": {"k": 1}}\n{"id": \n')
     result = suite.pytester.runpytest("--bizbench-predictions", "preds.jsonl")
-    result.stdout.fnmatch_lines(["*prediction file *preds.jsonl:2: malformed JSON*"])
-    result.assert_outcomes(errors=1)
+    result.stdout.fnmatch_lines(["*error: prediction file preds.jsonl:2: malformed JSON*"])
+    result.assert_outcomes(passed=1)
+    assert result.ret == pytest.ExitCode.TESTS_FAILED
+    errors = suite.report()["completeness"]["errors"]
+    assert [(e["nodeid"], e["line"]) for e in errors] == [("preds.jsonl:2", 2)]
+    assert suite.documents()["p1"]["score"] == 1.0
 
 
 def test_missing_prediction_path_is_usage_error(suite: Suite) -> None:

@@ -315,7 +315,7 @@ def test_unwritable_baseline_path_is_a_clear_error(suite: Suite) -> None:
     [
         (None, "cannot read report *missing.json* (create it with --bizbench-save-baseline PATH)"),
         ("{not json", "not a bizbench report: malformed JSON*"),
-        ('{"schema_version": 1}', "not a bizbench report: no 'benchmarks' object"),
+        ('{"schema_version": 1}', "not a bizbench report: benchmarks is missing"),
     ],
 )
 def test_unreadable_baseline_is_a_usage_error(suite: Suite, content: str | None, why: str) -> None:

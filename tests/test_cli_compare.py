@@ -106,7 +106,7 @@ def test_compare_stale_exits_1_unless_allowed(
         (
             '{"schema_version": 1, "benchmarks": {"x": {"version": "1", "fingerprint": "f", '
             '"models": {"m": {"metrics": {}, "documents": [{"id": 3}]}}}}}',
-            "benchmarks['x'].models['m'].documents[0]: 'id' is not a string",
+            "benchmarks.x.models.m.documents[0].id must be a string",
         ),
     ],
 )

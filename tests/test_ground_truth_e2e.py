@@ -330,6 +330,7 @@ def test_report_shape_terminal_and_step_summary(
         "interrupted": False,
         "errors": [],
         "missing": [],
+        "notes": [],
     }
     text = (suite.path / "out" / "r.json").read_text()
     assert (

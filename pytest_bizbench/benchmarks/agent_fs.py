@@ -15,7 +15,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from pytest_bizbench.config import AgentConfig
-from pytest_bizbench.scoring.fs_assertions import Limits, grade_workspace, run_workspaces
+from pytest_bizbench.scoring.fs_assertions import (
+    Limits,
+    grade_workspace,
+    refused,
+    run_workspaces,
+)
 from pytest_bizbench.scoring.passk import Spread, pass_at_k_metrics, sample_details
 from pytest_bizbench.sdk import (
     DEFAULT_REGEX_TIMEOUT,
@@ -140,7 +145,12 @@ class AgentFs(BenchmarkPlugin):
         task = document.ground_truth
         assertions, seed = task["verifiable_assertions"], task["workspace_seed"]
         runs = run_workspaces(Path(document.extracted_fields["workspace"]))
-        graded = [grade_workspace(root, assertions, seed, self.limits) for _, root in runs]
+        graded = [
+            refused(assertions, run.refused)
+            if run.refused
+            else grade_workspace(run.root, assertions, seed, self.limits)
+            for run in runs
+        ]
         scores = [_share(results) for results in graded]
         spread = Spread.of(scores)  # shows the median run
         n, c = len(graded), sum(1 for results in graded if all(r["passed"] for r in results))
@@ -159,8 +169,8 @@ class AgentFs(BenchmarkPlugin):
             },
             **sample_details(n, c, self.pass_at),
         }
-        if runs[spread.shown][0] is not None:
-            details["run"] = runs[spread.shown][0]
+        if runs[spread.shown].name is not None:
+            details["run"] = runs[spread.shown].name
         return ScoredDocument(document, spread.mean, details)
 
     def missing_details(self, document: ExtendedDocument) -> dict[str, Any]:

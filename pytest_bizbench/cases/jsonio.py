@@ -5,12 +5,13 @@ rejected as an `InputError` carrying a line where one is known (SPEC §10)."""
 from __future__ import annotations
 
 import json
-import os
 import re
 from collections.abc import Iterator
 from itertools import accumulate
 from pathlib import Path
 from typing import Any, NoReturn
+
+from pytest_bizbench.safeio import UnsafeInputError, read_regular
 
 MAX_DEPTH = 64
 _BOM = b"\xef\xbb\xbf"
@@ -33,18 +34,11 @@ class InputError(ValueError):
 
 
 def read_text(path: Path, max_bytes: int) -> str:
-    """Read a case file as UTF-8, refusing oversized files before reading them."""
+    """Read a case file as UTF-8: a regular file only, refused over the cap unread."""
     try:
-        with path.open("rb") as handle:
-            size = os.fstat(handle.fileno()).st_size
-            if size > max_bytes:
-                raise InputError(f"file is {size:,} bytes, {_over_cap(max_bytes)}")
-            # Bounded even when stat lies (pipes, files growing while read).
-            data = handle.read(max_bytes + 1)
-    except OSError as err:
-        raise InputError(f"cannot read file: {err.strerror or err}") from None
-    if len(data) > max_bytes:
-        raise InputError(f"file is {_over_cap(max_bytes)}")
+        data = read_regular(path, max_bytes, "ini bizbench_max_case_bytes")
+    except UnsafeInputError as err:
+        raise InputError(err.message) from None
     if data.startswith(_BOM):
         data = data[len(_BOM) :]
     try:
@@ -62,10 +56,6 @@ def read_text(path: Path, max_bytes: int) -> str:
     if text.isspace():
         raise InputError("empty file (whitespace only)")
     return text
-
-
-def _over_cap(max_bytes: int) -> str:
-    return f"over the {max_bytes:,}-byte cap (ini bizbench_max_case_bytes)"
 
 
 def parse_json(text: str, *, line_offset: int = 0) -> Any:

@@ -6,10 +6,10 @@ e-mail attachment alike; charts are plain SVG, so there is no JavaScript to fail
 
 from __future__ import annotations
 
-import html
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from pytest_bizbench.escape import html_text
 from pytest_bizbench.report.tables import detectability, honest_line
 
 PALETTE = ("#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#76b7b2", "#b07aa1", "#9c755f")
@@ -41,8 +41,7 @@ height:10px;margin-right:4px;border-radius:2px}
 """
 
 
-def _e(value: object) -> str:
-    return html.escape(str(value), quote=True)
+_e = html_text
 
 
 def _num(value: Any, spec: str = ".4f") -> str:
@@ -179,7 +178,7 @@ def _comparison(model: str, c: Mapping[str, Any]) -> str:
     ci_text = f"[{ci[0]:+.4f}, {ci[1]:+.4f}]" if ci else "—"
     out = [
         f"<h3>{_e(model)} against the baseline {_badge(str(c.get('verdict')))}</h3>",
-        f'<p class="meta">paired over {paired.get("n", 0)} cases: mean delta '
+        f'<p class="meta">paired over {_e(paired.get("n", 0))} cases: mean delta '
         f"{_num(paired.get('mean_delta'), '+.4f')}, 95% CI {_e(ci_text)} "
         f"(bootstrap, seed {_e(paired.get('seed', '—'))}); new "
         f"{len(c.get('new_cases') or ())}, removed {len(c.get('removed_cases') or ())}, "
@@ -286,11 +285,12 @@ def render_html(report: Mapping[str, Any]) -> str:
     body = [
         f"<h1>bizbench report {verdict}</h1>",
         f'<p class="meta">{_e(tool.get("name", ""))} {_e(tool.get("version", ""))} · started '
-        f"{_e(run.get('started_at', '—'))} · {completeness.get('collected', 0)} items "
-        f"collected, {completeness.get('scored', 0)} scored, "
+        f"{_e(run.get('started_at', '—'))} · {_e(completeness.get('collected', 0))} items "
+        f"collected, {_e(completeness.get('scored', 0))} scored, "
         f"{len(completeness.get('errors') or ())} errors, "
         f"{len(completeness.get('missing') or ())} missing predictions</p>",
         f'<ul class="reasons">{reasons}</ul>' if reasons else "",
+        "".join(f'<p class="meta">{_e(n)}</p>' for n in completeness.get("notes") or ()),
         *(_benchmark(name, entry) for name, entry in sorted(report["benchmarks"].items())),
         _thresholds(report.get("thresholds") or ()),
     ]

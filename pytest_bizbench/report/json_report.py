@@ -108,11 +108,14 @@ def dumps(report: Mapping[str, Any]) -> str:
 
 
 def write_report(report: Mapping[str, Any], path: Path) -> None:
-    """Write next to the target and rename, so a reader never sees half a report.
+    """Raises OSError with the path when the directory cannot be written."""
+    write_text_atomic(path, dumps(report))
 
-    Raises OSError with the path when the directory cannot be written.
+
+def write_text_atomic(path: Path, text: str) -> None:
+    """Write next to the target and rename, so a reader never sees half a file, and
+    a FIFO or a device at `path` is replaced, never written into (which could block).
     """
-    text = dumps(report)
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:

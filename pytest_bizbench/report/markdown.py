@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from pytest_bizbench.escape import markdown_text
 from pytest_bizbench.registry import Registry
 from pytest_bizbench.report.json_report import RunResult
 from pytest_bizbench.report.tables import (
@@ -18,20 +19,17 @@ from pytest_bizbench.report.tables import (
     threshold_table,
     worst_table,
 )
+from pytest_bizbench.safeio import append_regular
 
 STEP_SUMMARY_ENV = "GITHUB_STEP_SUMMARY"
-
-
-def _cell(text: str) -> str:
-    return text.replace("|", "\\|").replace("\n", " ")
 
 
 def markdown_table(table: Table) -> list[str]:
     header, rows = table
     return [
-        "| " + " | ".join(_cell(c) for c in header) + " |",
+        "| " + " | ".join(markdown_text(c) for c in header) + " |",
         "|" + "|".join("---" for _ in header) + "|",
-        *("| " + " | ".join(_cell(c) for c in row) + " |" for row in rows),
+        *("| " + " | ".join(markdown_text(c) for c in row) + " |" for row in rows),
     ]
 
 
@@ -43,11 +41,11 @@ def render_markdown(result: RunResult, registry: Registry) -> str:
     if side is not None:
         lines += ["", "### Models side by side", "", *markdown_table(side)]
     for title, table in paired_sections(result, registry):
-        lines += ["", f"### {title}", "", *markdown_table(table)]
+        lines += ["", f"### {markdown_text(title)}", "", *markdown_table(table)]
     compared = comparison_table(result.comparisons, registry)
     if compared is not None:
         lines += ["", "### Compared with the baseline", "", *markdown_table(compared)]
-        lines += [f"- {_cell(note)}" for note in comparison_notes(result.comparisons)]
+        lines += [f"- {markdown_text(note)}" for note in comparison_notes(result.comparisons)]
     worst = worst_table(result.comparisons)
     if worst is not None:
         lines += ["", "### Worst-regressed cases", "", *markdown_table(worst)]
@@ -58,7 +56,10 @@ def render_markdown(result: RunResult, registry: Registry) -> str:
         lines += ["", "### Thresholds", "", *markdown_table(threshold_table(result))]
     if result.reasons:
         lines += ["", "### Why the gate failed", ""]
-        lines += [f"- {_cell(reason.strip())}" for reason in result.reasons]
+        lines += [f"- {markdown_text(reason.strip())}" for reason in result.reasons]
+    if result.completeness.notes:
+        lines += ["", "### Notes", ""]
+        lines += [f"- {markdown_text(note)}" for note in result.completeness.notes]
     return "\n".join(lines) + "\n"
 
 
@@ -67,5 +68,4 @@ def append_step_summary(result: RunResult, registry: Registry) -> None:
     target = os.environ.get(STEP_SUMMARY_ENV)
     if not target:
         return
-    with Path(target).open("a", encoding="utf-8") as handle:
-        handle.write(render_markdown(result, registry))
+    append_regular(Path(target), render_markdown(result, registry))

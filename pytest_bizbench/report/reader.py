@@ -16,7 +16,13 @@ from pytest_bizbench.cases.jsonio import InputError, parse_json
 from pytest_bizbench.gate import Completeness, Threshold, ThresholdResult
 from pytest_bizbench.registry import Registry
 from pytest_bizbench.report.json_report import SCHEMA_VERSION, RunResult
+from pytest_bizbench.report.shape import report_problem
+from pytest_bizbench.safeio import UnsafeInputError, read_regular
 from pytest_bizbench.sdk import BenchmarkPlugin
+
+# Far above any report a suite writes (about 1 KB a document), far below what
+# would exhaust a CI runner's memory.
+REPORT_MAX_BYTES = 512 * 1024 * 1024
 
 
 class ReportError(Exception):
@@ -29,53 +35,17 @@ def _problem(report: object) -> str | None:
         return "the top level is not a JSON object"
     if report.get("schema_version") != SCHEMA_VERSION:
         return f"schema_version is {report.get('schema_version')!r}, expected {SCHEMA_VERSION}"
-    benchmarks = report.get("benchmarks")
-    if not isinstance(benchmarks, dict):
-        return "no 'benchmarks' object"
-    for name, entry in benchmarks.items():
-        where = f"benchmarks[{name!r}]"
-        if not isinstance(entry, dict) or not isinstance(entry.get("models"), dict):
-            return f"{where} has no 'models' object"
-        for key in ("version", "fingerprint"):
-            if not isinstance(entry.get(key), str):
-                return f"{where}.{key} is not a string"
-        for model, data in entry["models"].items():
-            at = f"{where}.models[{model!r}]"
-            if not isinstance(data, dict) or not isinstance(data.get("metrics"), dict):
-                return f"{at} has no 'metrics' object"
-            documents = data.get("documents")
-            if not isinstance(documents, list):
-                return f"{at} has no 'documents' list"
-            for i, doc in enumerate(documents):
-                problem = _document_problem(doc)
-                if problem:
-                    return f"{at}.documents[{i}]: {problem}"
-    for key in ("thresholds", "completeness", "gate"):
-        if key in report and not isinstance(report[key], (list if key == "thresholds" else dict)):
-            return f"{key!r} has the wrong type"
-    return None
+    return report_problem(report)
 
 
-def _document_problem(doc: object) -> str | None:
-    if not isinstance(doc, dict):
-        return "not an object"
-    for key in ("id", "case", "nodeid", "outcome"):
-        if not isinstance(doc.get(key), str):
-            return f"{key!r} is not a string"
-    score = doc.get("score")
-    if score is not None and (isinstance(score, bool) or not isinstance(score, (int, float))):
-        return "'score' is not a number"
-    if not isinstance(doc.get("details", {}), dict):
-        return "'details' is not an object"
-    return None
-
-
-def read_report(path: Path) -> dict[str, Any]:
+def read_report(path: Path, max_bytes: int = REPORT_MAX_BYTES) -> dict[str, Any]:
     """The report at `path`; ReportError when it is unreadable or not a report."""
     try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise ReportError(f"cannot read report {path}: {exc.strerror or exc}") from None
+        data = read_regular(path, max_bytes, "bizbench reads reports up to this size")
+    except UnsafeInputError as exc:
+        raise ReportError(f"{exc.message.replace('file', f'report {path}', 1)}") from None
+    try:
+        text = data.decode("utf-8-sig")
     except UnicodeDecodeError:
         raise ReportError(f"{path}: not a bizbench report: not UTF-8 text") from None
     try:
@@ -145,6 +115,7 @@ def completeness_of(report: Mapping[str, Any]) -> Completeness:
         scored=int(data.get("scored") or 0),
         errors=tuple(data.get("errors") or ()),
         missing=tuple(data.get("missing") or ()),
+        notes=tuple(str(note) for note in data.get("notes") or ()),
     )
 
 

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from pytest_bizbench.escape import terminal_text
 from pytest_bizbench.registry import Registry
 from pytest_bizbench.report.json_report import RunResult
 from pytest_bizbench.report.markdown import markdown_table
@@ -23,7 +24,10 @@ from pytest_bizbench.report.tables import (
 
 
 def text_table(table: Table) -> list[str]:
-    header, rows = table
+    header, rows = (
+        [terminal_text(c) for c in table[0]],
+        [[terminal_text(c) for c in row] for row in table[1]],
+    )
     widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
     line = "  ".join("-" * w for w in widths)
     render = [
@@ -51,14 +55,15 @@ def write_summary(
             reporter.write_line(line)
     for title, table in paired_sections(result, registry):
         reporter.write_line("")
-        reporter.write_line(f"{title}:")
+        reporter.write_line(f"{terminal_text(title)}:")
         for line in markdown_table(table):  # markdown, as in the step summary (SPEC §5.5)
             reporter.write_line(line)
     compared = comparison_table(result.comparisons, registry)
     if compared is not None:
         reporter.write_line("")
         reporter.write_line("compared with the baseline:")
-        for line in [*text_table(compared), *comparison_notes(result.comparisons)]:
+        notes = [terminal_text(note) for note in comparison_notes(result.comparisons)]
+        for line in [*text_table(compared), *notes]:
             reporter.write_line(line)
     worst = worst_table(result.comparisons)
     if worst is not None:
@@ -82,8 +87,10 @@ def write_summary(
     else:
         reporter.write_line("bizbench gate: FAILED", red=True, bold=True)
         for reason in result.reasons:
-            reporter.write_line(f"  {reason}", red=True)
+            reporter.write_line(f"  {terminal_text(reason)}", red=True)
+    for note in result.completeness.notes:
+        reporter.write_line(f"bizbench note: {terminal_text(note)}", yellow=True)
     if report_error:
-        reporter.write_line(f"bizbench: {report_error}", red=True, bold=True)
+        reporter.write_line(f"bizbench: {terminal_text(report_error)}", red=True, bold=True)
     elif report_path is not None:
-        reporter.write_line(f"bizbench report: {report_path}")
+        reporter.write_line(f"bizbench report: {terminal_text(report_path)}")

@@ -12,13 +12,14 @@ from __future__ import annotations
 
 import posixpath
 import re
-import stat
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from pathlib import Path, PurePosixPath, PureWindowsPath
+from pathlib import Path
 from typing import Any
 
 import regex
+
+from pytest_bizbench.safeio import UnsafeInputError, read_regular, resolve_inside
 
 KNOWN_KINDS = (
     "file_exists",
@@ -61,45 +62,26 @@ def _result(
     }
 
 
-def resolve_inside(root: Path, relpath: str) -> Path:
-    """The path `relpath` names under `root`, symlinks followed; `_Failed` when it
-    is absolute or resolves outside `root` (`..`, a symlink pointing out)."""
-    escape = _Failed(f"path escapes the workspace: {relpath}")
-    if PurePosixPath(relpath).is_absolute() or PureWindowsPath(relpath).anchor:
-        raise escape
+def _inside(root: Path, relpath: str) -> Path:
     try:
-        base = root.resolve()
-        target = (base / relpath).resolve()
-    except (OSError, RuntimeError, ValueError) as exc:  # RuntimeError: a symlink loop
-        raise _Failed(f"cannot resolve {relpath}: {exc}") from None
-    if target != base and base not in target.parents:
-        raise escape
-    return target
+        return resolve_inside(root, relpath)
+    except UnsafeInputError as exc:
+        raise _Failed(exc.message) from None
 
 
 def _read(target: Path, relpath: str, max_bytes: int) -> bytes:
+    """The file's bytes; a FIFO or a device is refused unopened (it may block)."""
     try:
-        info = target.stat()
-    except FileNotFoundError:
-        raise _Failed(f"missing: {relpath}") from None
-    except OSError as exc:
-        raise _Failed(f"cannot read {relpath}: {exc.strerror or exc}") from None
-    if not stat.S_ISREG(info.st_mode):  # never open a FIFO or a device: it may block
-        raise _Failed(f"not a file: {relpath}")
-    too_large = _Failed(
-        f"too large: {relpath} is over the {max_bytes:,}-byte cap "
-        "(ini bizbench_agent_max_file_bytes)"
-    )
-    if info.st_size > max_bytes:
-        raise too_large
-    try:
-        with target.open("rb") as handle:
-            data = handle.read(max_bytes + 1)
-    except OSError as exc:
-        raise _Failed(f"cannot read {relpath}: {exc.strerror or exc}") from None
-    if len(data) > max_bytes:
-        raise too_large
-    return data
+        return read_regular(target, max_bytes, "ini bizbench_agent_max_file_bytes")
+    except UnsafeInputError as exc:
+        if not target.exists():
+            raise _Failed(f"missing: {relpath}") from None
+        if "not a regular file" in exc.message:
+            raise _Failed(f"not a file: {relpath}") from None
+        if exc.message.startswith("file is"):
+            cap = exc.message.split("over the ", 1)[1]
+            raise _Failed(f"too large: {relpath} is over the {cap}") from None
+        raise _Failed(f"{exc.message}: {relpath}") from None
 
 
 def _shown(text: str) -> str:
@@ -112,7 +94,7 @@ def _check(
 ) -> tuple[bool, str | None]:
     """(passed, reason) of a known kind; `_Failed` carries the reason of a failure."""
     kind, relpath = assertion["kind"], assertion["path"]
-    target = resolve_inside(root, relpath)
+    target = _inside(root, relpath)
     if kind == "file_exists":
         if target.is_file():
             return True, None
@@ -172,11 +154,34 @@ def grade_workspace(
     return [check_assertion(root, a, seed, limits) for a in assertions]
 
 
-def run_workspaces(task_dir: Path) -> list[tuple[str | None, Path]]:
+def refused(assertions: Sequence[Mapping[str, Any]], reason: str) -> list[dict[str, Any]]:
+    """Every assertion failed for one reason (a run folder that leaves its task)."""
+    return [_result(a, False, reason) for a in assertions]
+
+
+@dataclass(frozen=True, slots=True)
+class RunWorkspace:
+    """One run's post-state: `name` is `run-<n>` (None for a single run); `refused`
+    is why it is not graded (a `run-<n>` link that leaves the task folder)."""
+
+    name: str | None
+    root: Path
+    refused: str | None = None
+
+
+def run_workspaces(task_dir: Path) -> list[RunWorkspace]:
     """The workspaces of one task: `run-<n>/` directories in run order when the task
-    directory holds nothing else (hidden entries aside), else the directory itself."""
+    directory holds nothing else (hidden entries aside), else the directory itself.
+    A run folder is resolved inside the task folder, so a planted link to a folder
+    outside is never graded (its runs fail every assertion)."""
     entries = [e for e in task_dir.iterdir() if not e.name.startswith(".")]
     runs = [(int(m[1]), e) for e in entries if (m := RUN_DIR.match(e.name)) and e.is_dir()]
     if not runs or len(runs) != len(entries):
-        return [(None, task_dir)]
-    return [(path.name, path) for _, path in sorted(runs, key=lambda pair: (pair[0], pair[1].name))]
+        return [RunWorkspace(None, task_dir)]
+    found = []
+    for _, path in sorted(runs, key=lambda pair: (pair[0], pair[1].name)):
+        try:
+            found.append(RunWorkspace(path.name, resolve_inside(task_dir, path.name, "run folder")))
+        except UnsafeInputError as exc:
+            found.append(RunWorkspace(path.name, path, exc.message))
+    return found

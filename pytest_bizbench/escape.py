@@ -1,0 +1,46 @@
+"""Text from data made safe for the medium it is shown in: one helper per medium.
+
+Ids, field names, messages and every value read back from a report are untrusted:
+a control character or an ANSI escape must not rewrite a terminal, a CR or a pipe
+must not split a markdown table row, and a tag must not run in an HTML page.
+"""
+
+from __future__ import annotations
+
+import html as _html
+import re
+
+# C0 and C1 controls (ESC included), DEL, and the invisible direction and line
+# separators that can make shown text differ from the data.
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\u2066-\u2069\ufeff]")
+_CONTROL_BUT_NEWLINE = re.compile(
+    "[\x00-\x09\x0b-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\u2066-\u2069\ufeff]"
+)
+_MARKDOWN = str.maketrans({"\\": "\\\\", "|": "\\|", "&": "&amp;", "<": "&lt;", "`": "\\`"})
+
+
+def _visible(match: re.Match[str]) -> str:
+    code = ord(match.group())
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
+
+def terminal_text(value: object) -> str:
+    """One line for a terminal: every control character shown as `\\xNN`."""
+    return _CONTROL.sub(_visible, str(value))
+
+
+def terminal_block(value: object) -> str:
+    """Several lines for a terminal: newlines kept, other controls shown as `\\xNN`."""
+    return _CONTROL_BUT_NEWLINE.sub(_visible, str(value))
+
+
+def markdown_text(value: object) -> str:
+    """Text for a markdown table cell or list item: backslashes, pipes and backticks
+    escaped, `<` and `&` as entities (so no tag or entity is rendered; `>=` stays), controls (CR, LF
+    included) shown as `\\xNN`, so a value is always one cell of one row."""
+    return terminal_text(str(value).translate(_MARKDOWN))
+
+
+def html_text(value: object) -> str:
+    """Text for HTML element content or a quoted attribute."""
+    return _html.escape(str(value), quote=True)

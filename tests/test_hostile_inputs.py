@@ -1,0 +1,600 @@
+"""Hostile input, second round: names that try to leave their directory, files that
+are not files, bad lines in prediction files, text that tries to escape its medium,
+and reports of the wrong shape.
+
+Every input is built in the test's own directory. Each test asserts the clear error,
+that the other cases keep their exact scores, and that a canary planted outside the
+paths the run was given never shows up in any output (stdout, stderr, the report,
+the step summary, JUnit XML). Anything that could block (a FIFO, /dev/zero) runs in
+a subprocess under a timeout, so a regression fails instead of hanging the suite.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import html
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from bizhelpers import REPORT, Suite, doc, jsonl
+
+from pytest_bizbench.cli import main
+from pytest_bizbench.predictions import PredictionSource
+from pytest_bizbench.settings import PredictionSpec
+
+CANARY = "CANARY-13-never-shown"
+TIMEOUT = 60  # seconds; a blocking read would exceed it and fail the test
+OUTPUTS = (REPORT, "summary.md", "junit.xml")
+GT = {"a": "alpha", "b": "beta"}
+RIGHT = {"a": "alpha", "b": "beta"}
+HALF = {"a": "alpha"}  # one of two fields: score 0.5
+
+
+@pytest.fixture
+def outside(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A folder next to, not inside, the suite: what the run must never read."""
+    folder = tmp_path_factory.mktemp("outside")
+    (folder / "secret.json").write_text(json.dumps({"a": CANARY, "b": CANARY}), "utf-8")
+    (folder / "secret.yml").write_text(f"a: {CANARY}\n", "utf-8")
+    (folder / "only-outside.txt").write_text(CANARY, "utf-8")
+    return folder
+
+
+def run(suite: Suite, *args: str, subprocess_timeout: bool = False) -> pytest.RunResult:
+    """pytest over the suite with a step summary and JUnit XML, so every output exists."""
+    argv = ["-p", "no:cacheprovider", "--junitxml", "junit.xml", *args]
+    os.environ["GITHUB_STEP_SUMMARY"] = str(suite.path / "summary.md")
+    try:
+        if subprocess_timeout:
+            return suite.pytester.runpytest_subprocess(*argv, timeout=TIMEOUT)
+        return suite.pytester.runpytest(*argv)
+    finally:
+        del os.environ["GITHUB_STEP_SUMMARY"]
+
+
+def assert_no_canary(suite: Suite, *texts: str) -> None:
+    for name in OUTPUTS:
+        path = suite.path / name
+        if path.exists():
+            assert CANARY not in path.read_text(encoding="utf-8"), name
+    for text in texts:
+        assert CANARY not in text
+
+
+def outputs(result: pytest.RunResult) -> str:
+    return result.stdout.str() + result.stderr.str()
+
+
+def two_good_cases(suite: Suite, *hostile_ids: str) -> None:
+    """`right` (score 1.0) and `half` (0.5) beside the hostile ids, predictions in preds/."""
+    ids = ["right", "half", *hostile_ids]
+    suite.cases("cases.ground-truth.jsonl", [doc(i, GT) for i in ids])
+    suite.write("preds/right.json", json.dumps(RIGHT))
+    suite.write("preds/half.json", json.dumps(HALF))
+
+
+def assert_isolated(suite: Suite, docs: dict[str, dict[str, Any]]) -> None:
+    assert (docs["right"]["outcome"], docs["right"]["score"]) == ("passed", 1.0)
+    assert docs["half"]["score"] == 0.5
+    assert suite.report()["gate"]["passed"] is False
+
+
+# --- 1, 2, 7: a case id is one file name inside the predictions directory ----------
+
+
+def test_case_ids_that_leave_the_predictions_directory_are_refused(
+    suite: Suite, outside: Path
+) -> None:
+    (suite.path / "preds").mkdir()
+    traversal = os.path.relpath(outside / "secret", suite.path / "preds")
+    hostile = {
+        traversal: "it holds a path separator",
+        str(outside / "secret"): "it holds a path separator",
+        "..\\secret": "it holds a path separator",
+        "..": "empty or a relative directory name",
+        "nul\u0000secret": "it holds a control character",
+        "C:secret": "it is an absolute path",
+        "x" * 300: "the file name would be over 255 bytes",
+        "linked": "is a link that leaves",
+        "linked-dir": "is a link that leaves",
+    }
+    two_good_cases(suite, *hostile)
+    os.symlink(outside / "secret.json", suite.path / "preds" / "linked.json")
+    os.symlink(outside, suite.path / "preds" / "linked-dir")
+    result = run(suite, "--bizbench-predictions", "preds")
+    docs = suite.documents()
+    for case_id, reason in hostile.items():
+        assert docs[case_id]["outcome"] == "error", case_id
+        assert reason in docs[case_id]["message"], docs[case_id]["message"]
+    assert_isolated(suite, docs)
+    assert "OSError" not in outputs(result)
+    assert "Traceback" not in outputs(result)
+    assert_no_canary(suite, outputs(result))
+
+
+def test_a_300_character_id_is_a_clear_error_in_the_gate_reason(suite: Suite) -> None:
+    long_id = "y" * 300
+    two_good_cases(suite, long_id)
+    result = run(suite, "--bizbench-predictions", "preds")
+    reasons = suite.report()["gate"]["reasons"]
+    assert [r for r in reasons if "error:" in r] == [
+        f"  error: prediction for '{'y' * 78}…: case id '{'y' * 78}… cannot name a file in "
+        f"{suite.path / 'preds'}: the file name would be over 255 bytes (model default)"
+    ]
+    assert "pathlib" not in outputs(result)
+    assert_isolated(suite, suite.documents())
+
+
+@pytest.mark.parametrize(
+    ("twins", "named"),
+    [
+        (("twin.json", "twin.yml"), "twin.json, twin.yml"),
+        (("twin.yaml", "twin/"), "twin.yaml, twin/"),
+    ],
+)
+def test_twin_prediction_files_are_an_error_for_that_case(
+    suite: Suite, twins: tuple[str, ...], named: str
+) -> None:
+    two_good_cases(suite, "twin")
+    for name in twins:
+        if name.endswith("/"):
+            (suite.path / "preds" / name).mkdir()
+        else:
+            suite.write(f"preds/{name}", json.dumps(RIGHT))
+    run(suite, "--bizbench-predictions", "preds")
+    docs = suite.documents()
+    assert docs["twin"]["outcome"] == "error"
+    assert (
+        f"is given twice in {suite.path / 'preds'}: {named} (keep one)" in (docs["twin"]["message"])
+    )
+    assert_isolated(suite, docs)
+
+
+# --- 3: an agent workspace and its run folders stay inside the predictions ---------
+
+
+def test_run_folders_and_task_folders_that_link_outside_are_never_graded(
+    suite: Suite, outside: Path
+) -> None:
+    tasks = [
+        {"task_id": tid, "verifiable_assertions": [{"kind": "file_exists", "path": path}]}
+        for tid, path in (
+            ("good", "done.txt"),
+            ("run-link", "only-outside.txt"),
+            ("task-link", "only-outside.txt"),
+        )
+    ]
+    suite.write("cases/a.agent-tasks.jsonl", jsonl(tasks))
+    suite.write("ws/good/done.txt", "ok")
+    (suite.path / "ws" / "run-link").mkdir(parents=True)
+    os.symlink(outside, suite.path / "ws" / "run-link" / "run-1")
+    os.symlink(outside, suite.path / "ws" / "task-link")
+    result = run(suite, "--bizbench-predictions", "ws")
+    docs = suite.documents("agent-fs")
+    assert (docs["good"]["outcome"], docs["good"]["score"]) == ("passed", 1.0)
+    assert docs["run-link"]["score"] == 0.0
+    (check,) = docs["run-link"]["details"]["assertions"]
+    assert (check["passed"], check["reason"]) == (
+        False,
+        "run folder escapes the workspace: run-1",
+    )
+    assert docs["task-link"]["outcome"] == "error"
+    assert "task-link is a link that leaves" in docs["task-link"]["message"]
+    assert_no_canary(suite, outputs(result))
+
+
+# --- 4: nothing blocks, nothing is read without a cap ------------------------------
+
+
+@pytest.mark.parametrize(
+    ("fifo", "given", "shown"),
+    [
+        ("preds.jsonl", "preds.jsonl", "preds.jsonl"),
+        ("preds/p1.json", "preds", "preds/p1.json"),
+    ],
+)
+def test_a_fifo_as_predictions_is_an_error_per_case_not_a_hang(
+    suite: Suite, fifo: str, given: str, shown: str
+) -> None:
+    suite.cases("cases.ground-truth.jsonl", [doc("p1", GT), doc("p2", GT, extracted_fields=HALF)])
+    (suite.path / "preds").mkdir()
+    os.mkfifo(suite.path / fifo)
+    result = run(suite, "--bizbench-predictions", given, subprocess_timeout=True)
+    assert result.ret == pytest.ExitCode.TESTS_FAILED
+    docs = suite.documents()
+    assert docs["p1"]["message"] == (
+        f"prediction file {suite.path / shown}: cannot read file: "
+        "not a regular file (a FIFO) (model default)"
+    )
+    # a directory source has no file for p2, so its inline prediction is scored; an
+    # unreadable file source is an error for every case it should have served
+    p2 = docs["p2"]["score"] if given == "preds" else docs["p2"]["message"]
+    assert p2 == (0.5 if given == "preds" else docs["p1"]["message"])
+
+
+@pytest.mark.parametrize(
+    ("make", "kind"),
+    [
+        (os.mkfifo, "a FIFO"),
+        (lambda path: os.symlink("/dev/zero", path), "a character device"),
+    ],
+)
+def test_a_baseline_that_is_not_a_file_is_a_usage_error(suite: Suite, make: Any, kind: str) -> None:
+    suite.cases("cases.ground-truth.jsonl", [doc("p1", GT, extracted_fields=RIGHT)])
+    make(suite.path / "base.json")
+    result = run(suite, "--bizbench-baseline", "base.json", subprocess_timeout=True)
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(
+        [f"ERROR: --bizbench-baseline: cannot read report *base.json: not a regular file ({kind})"]
+    )
+    assert "MemoryError" not in outputs(result)
+
+
+def test_case_and_run_files_that_are_fifos_never_block_and_the_cases_are_scored(
+    suite: Suite,
+) -> None:
+    two_good_cases(suite)
+    task = {"task_id": "t", "verifiable_assertions": [{"kind": "file_exists", "path": "a"}]}
+    suite.write("tasks.agent-tasks.jsonl", jsonl([task]))
+    suite.write("preds/t/a", "")
+    os.mkfifo(suite.path / "pipe.ground-truth.jsonl")  # pytest itself collects no FIFO
+    os.mkfifo(suite.path / "pipe.agent-runs.jsonl")  # found by the controller's walk
+    result = run(suite, "--bizbench-predictions", "preds", subprocess_timeout=True)
+    errors = suite.report()["completeness"]["errors"]
+    assert [e["message"] for e in errors] == [
+        "pipe.agent-runs.jsonl: cannot read file: not a regular file (a FIFO)"
+    ]
+    assert_isolated(suite, suite.documents())
+    assert suite.documents("agent-fs")["t"]["score"] == 1.0
+    assert "Traceback" not in outputs(result)
+
+
+def cli(*argv: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "pytest_bizbench.cli", *argv],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=TIMEOUT,
+        check=False,
+    )
+
+
+def test_the_cli_refuses_fifos_without_blocking(tmp_path: Path) -> None:
+    for name in ("r.json", "x.ground-truth.jsonl", "bench.py"):
+        os.mkfifo(tmp_path / name)
+    report = cli("report", "r.json", cwd=tmp_path)
+    assert (report.returncode, report.stdout) == (2, "")
+    assert report.stderr == (
+        "bizbench report: cannot read report r.json: not a regular file (a FIFO)\n"
+    )
+    validate = cli("validate", "x.ground-truth.jsonl", "bench.py", cwd=tmp_path)
+    assert validate.returncode == 1
+    assert validate.stdout.splitlines() == [
+        "✗ x.ground-truth.jsonl: cannot read file: not a regular file (a FIFO)",
+        "✗ module imports: bench.py: cannot read file: not a regular file (a FIFO)",
+    ]
+
+
+# --- 5: a predictions file is parsed once; a bad line costs that line -------------
+
+
+def test_bad_prediction_lines_are_one_error_each_and_the_other_rows_are_scored(
+    suite: Suite,
+) -> None:
+    ids = ["right", "malformed", "nan", "bytes", "dup", "half"]
+    suite.cases("cases.ground-truth.jsonl", [doc(i, GT) for i in ids])
+    lines = [
+        json.dumps({"id": "right", "extracted_fields": RIGHT}).encode(),
+        b'{"id": "malformed", "extracted_fields": ',
+        b'{"id": "nan", "extracted_fields": {"a": NaN}}',
+        b'{"id": "bytes", "extracted_fields": {"a": "\xff"}}',
+        json.dumps({"id": "dup", "extracted_fields": RIGHT}).encode(),
+        json.dumps({"id": "dup", "extracted_fields": HALF}).encode(),
+        json.dumps({"extracted_fields": RIGHT}).encode(),
+        json.dumps({"id": "half", "extracted_fields": HALF}).encode(),
+    ]
+    suite.write("preds.jsonl", b"\n".join(lines) + b"\n")
+    result = run(suite, "--bizbench-predictions", "preds.jsonl")
+    errors = {e["nodeid"]: e["message"] for e in suite.report()["completeness"]["errors"]}
+    line_errors = {k: v for k, v in errors.items() if k.startswith("preds.jsonl:")}
+    assert line_errors == {
+        "preds.jsonl:2": "prediction file preds.jsonl:2: malformed JSON: Expecting value "
+        "at column 41",
+        "preds.jsonl:3": "prediction file preds.jsonl:3: NaN is not allowed (JSON has no "
+        "NaN or Infinity)",
+        "preds.jsonl:4": "prediction file preds.jsonl:4: not UTF-8: invalid byte 0xff",
+        "preds.jsonl:7": "prediction file preds.jsonl:7: a row needs an 'id' (a string)",
+    }
+    docs = suite.documents()
+    assert (docs["right"]["score"], docs["half"]["score"]) == (1.0, 0.5)
+    assert docs["dup"]["outcome"] == "error"
+    assert "preds.jsonl:6: duplicate id 'dup' (first at line 5)" in docs["dup"]["message"]
+    missing = [m["id"] for m in suite.report()["completeness"]["missing"]]
+    assert missing == ["bytes", "malformed", "nan"]
+    assert result.ret == pytest.ExitCode.TESTS_FAILED
+    serial = {k: v for k, v in suite.report().items() if k != "run"}
+    parallel = run(
+        suite, "--bizbench-predictions", "preds.jsonl", "-n", "2", subprocess_timeout=True
+    )
+    assert parallel.ret == pytest.ExitCode.TESTS_FAILED
+    assert {k: v for k, v in suite.report().items() if k != "run"} == serial
+
+
+def test_a_utf16_predictions_file_is_one_clear_error(suite: Suite) -> None:
+    two_good_cases(suite)
+    suite.write("preds.jsonl", jsonl([{"id": "right", **RIGHT}]).encode("utf-16"))
+    run(suite, "--bizbench-predictions", "preds.jsonl")
+    docs = suite.documents()
+    assert {d["message"] for d in docs.values()} == {
+        f"prediction file {suite.path / 'preds.jsonl'}: UTF-16 text (save the file as UTF-8)"
+        " (model default)"
+    }
+
+
+def test_a_prediction_file_is_read_once_however_many_cases_ask(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    reads: list[Path] = []
+    from pytest_bizbench import predictions
+
+    original = predictions.read_regular
+
+    def counting(path: Path, max_bytes: int, hint: str) -> bytes:
+        reads.append(path)
+        return original(path, max_bytes, hint)
+
+    monkeypatch.setattr(predictions, "read_regular", counting)
+    good, bad = tmp_path / "good.jsonl", tmp_path / "bad.jsonl"
+    good.write_text('{"id": "a", "k": 1}\n{"id": \n', "utf-8")
+    bad.write_bytes("\n".encode("utf-16"))
+    for path in (good, bad):
+        source = PredictionSource(PredictionSpec("m", path), 1000)
+        for case_id in ("a", "b", "c"):
+            with contextlib.suppress(predictions.PredictionError):
+                source.get(case_id)
+        assert source.line_errors(tmp_path) == (
+            [
+                {
+                    "nodeid": "good.jsonl:2",
+                    "case": "good.jsonl",
+                    "line": 2,
+                    "message": "prediction file good.jsonl:2: malformed JSON: Expecting value "
+                    "at column 8",
+                }
+            ]
+            if path == good
+            else []
+        )
+    assert reads == [good, bad]
+
+
+# --- SPEC: rows that match no case are one note per source -------------------------
+
+
+def test_prediction_rows_that_match_no_case_are_one_note_per_source(suite: Suite) -> None:
+    suite.cases("cases.ground-truth.jsonl", [doc("right", GT)])
+    rows = [{"id": "right", "extracted_fields": RIGHT}]
+    rows += [{"id": f"u{n}", "extracted_fields": RIGHT} for n in range(7, 0, -1)]
+    suite.write("preds.jsonl", jsonl(rows))
+    suite.write("other.json", json.dumps({"right": RIGHT}))
+    result = run(suite, "--bizbench-predictions", "preds.jsonl")
+    note = (
+        "predictions preds.jsonl (model default): 7 rows match no case: "
+        "'u1', 'u2', 'u3', 'u4', 'u5' and 2 more"
+    )
+    assert suite.report()["completeness"]["notes"] == [note]
+    assert suite.report()["gate"]["passed"] is True
+    assert result.ret == pytest.ExitCode.OK
+    assert result.stdout.str().count(note) == 1
+    filtered = run(suite, "--bizbench-predictions", "preds.jsonl", "-k", "right")
+    assert filtered.ret == pytest.ExitCode.OK
+    assert suite.report()["completeness"]["notes"] == []
+
+
+# --- 8, 9: every output escapes what it prints -----------------------------------
+
+HOSTILE_TEXT = [
+    "cr\rsplit",
+    "a\\|b",
+    "<script>alert(1)</script>",
+    "<img src=x onerror=alert(2)>",
+    "ansi\x1b[2J\x1b[31mred",
+]
+
+
+def _unescaped_pipes(line: str) -> int:
+    return len(re.findall(r"(?<!\\)(?:\\\\)*\|", line))
+
+
+def test_markdown_and_terminal_output_escape_ids_and_model_names(suite: Suite) -> None:
+    model = "m|x<img src onerror>"  # no "=", "/" or "\\": those end a model name
+    suite.cases("cases.ground-truth.jsonl", [doc(i, GT) for i in ["right", *HOSTILE_TEXT]])
+    suite.write("preds.json", json.dumps({"right": RIGHT}))
+    result = run(suite, "--bizbench-predictions", f"{model}=preds.json")
+    summary = (suite.path / "summary.md").read_text(encoding="utf-8")
+    assert "\r" not in summary
+    assert "\x1b" not in summary
+    for raw in ("<script", "<img"):
+        assert raw not in summary
+    tables = [line for line in summary.splitlines() if line.startswith("|")]
+    header_pipes = _unescaped_pipes(tables[0])
+    assert all(_unescaped_pipes(line) == header_pipes for line in tables), tables
+    assert r"| m\|x&lt;img src onerror> |" in summary
+    assert r"- missing: no prediction for cr\x0dsplit (model " in summary
+    section = result.stdout.str().split(" bizbench ", 1)[1]
+    assert "\x1b" not in section
+    assert "\r" not in section
+    assert "no prediction for ansi\\x1b[2J\\x1b[31mred" in section
+    docs = suite.documents(model=model)
+    assert (docs["right"]["outcome"], docs["right"]["score"]) == ("passed", 1.0)
+    junit = (suite.path / "junit.xml").read_text(encoding="utf-8")
+    assert "\x1b" not in junit
+
+
+def minimal_report(**changes: Any) -> dict[str, Any]:
+    report: dict[str, Any] = {
+        "schema_version": 1,
+        "tool": {"name": "pytest-bizbench", "version": "1"},
+        "benchmarks": {
+            "x": {
+                "version": "1",
+                "fingerprint": "f",
+                "headline_metric": "accuracy",
+                "models": {
+                    "m": {
+                        "metrics": {"accuracy": 1.0, "per_field_accuracy": {"a": 1.0}},
+                        "documents": [
+                            {
+                                "id": "d1",
+                                "case": "c.ground-truth.jsonl",
+                                "nodeid": "c.ground-truth.jsonl::d1[x]",
+                                "outcome": "passed",
+                                "score": 1.0,
+                                "details": {},
+                            }
+                        ],
+                    }
+                },
+            }
+        },
+        "thresholds": [],
+        "gate": {"passed": True, "reasons": []},
+        "completeness": {"collected": 1, "scored": 1, "errors": [], "missing": []},
+        "run": {"started_at": "2026-01-01T00:00:00"},
+    }
+    for path, value in changes.items():
+        *parents, last = path.split("__")
+        target = report
+        for key in parents:
+            target = target[int(key)] if isinstance(target, list) else target[key]
+        target[last] = value
+    return report
+
+
+def test_html_and_markdown_from_a_crafted_report_escape_every_value(tmp_path: Path) -> None:
+    hostile = [f"<script>alert({n})</script>" for n in range(10)]
+    report = minimal_report(
+        tool__name=hostile[0],
+        run__started_at=hostile[1],
+        gate__reasons=[hostile[2]],
+        gate__passed=False,
+        completeness__notes=[hostile[3]],
+    )
+    entry = report["benchmarks"].pop("x")
+    entry["description"] = hostile[4]
+    entry["version"] = hostile[5]
+    model = entry["models"].pop("m")
+    model["metrics"]["per_field_accuracy"] = {hostile[6]: 1.0}
+    model["documents"][0].update(id=hostile[7], message=hostile[8])
+    entry["models"][hostile[9]] = model
+    report["benchmarks"]["<img src=x onerror=alert(10)>"] = entry
+    (tmp_path / "r.json").write_text(json.dumps(report), encoding="utf-8")
+    for form in ("html", "markdown"):
+        out = tmp_path / f"out.{form}"
+        assert main(["report", str(tmp_path / "r.json"), "--format", form, "-o", str(out)]) == 0
+        page = out.read_text(encoding="utf-8")
+        assert "<script" not in page, form
+        assert "<img" not in page, form
+    page = (tmp_path / "out.html").read_text(encoding="utf-8")
+    for text in [*hostile, "<img src=x onerror=alert(10)>"]:
+        assert html.escape(text) in page, text
+
+
+# --- 10: a report of the wrong shape is one line naming the key, exit 2 ------------
+
+
+@pytest.mark.parametrize(
+    ("changes", "problem"),
+    [
+        ({"benchmarks__x__models": []}, "benchmarks.x.models must be an object"),
+        (
+            {"benchmarks__x__models__m__documents__0__score": "1"},
+            "benchmarks.x.models.m.documents[0].score must be a number or null",
+        ),
+        (
+            {"benchmarks__x__models__m__metrics__per_field_accuracy": ["a"]},
+            "benchmarks.x.models.m.metrics.per_field_accuracy must be an object",
+        ),
+        ({"thresholds": {}}, "thresholds must be a list"),
+        ({"thresholds": [{"value": "0.9"}]}, "thresholds[0].value must be a number"),
+        ({"gate__reasons": 5}, "gate.reasons must be a list"),
+        ({"completeness__collected": "<script>"}, "completeness.collected must be an integer"),
+        ({"completeness__errors": [1]}, "completeness.errors[0] must be an object"),
+        ({"run": []}, "run must be an object"),
+        (
+            {"benchmarks__x__comparison": {"m": {"verdict": "neutral", "paired": {"ci95": [1]}}}},
+            "benchmarks.x.comparison.m.paired.ci95 must hold 2 items",
+        ),
+        ({"benchmarks__x__version": 2}, "benchmarks.x.version must be a string"),
+    ],
+)
+def test_a_report_of_the_wrong_shape_is_one_line_and_exit_2(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], changes: dict[str, Any], problem: str
+) -> None:
+    good, bad = tmp_path / "good.json", tmp_path / "bad.json"
+    good.write_text(json.dumps(minimal_report()), encoding="utf-8")
+    bad.write_text(json.dumps(minimal_report(**changes)), encoding="utf-8")
+    commands = [
+        ["report", str(bad)],
+        ["report", str(bad), "--format", "html"],
+        ["compare", str(good), str(bad)],
+        ["compare", str(bad), str(good)],
+        ["merge", str(good), str(bad), "-o", str(tmp_path / "out.json")],
+    ]
+    for argv in commands:
+        command = argv[0]
+        capsys.readouterr()
+        assert main(argv) == 2, command
+        out, err = capsys.readouterr()
+        assert err == f"bizbench {command}: {bad}: not a bizbench report: {problem}\n"
+        assert out == ""
+
+
+def test_a_step_summary_that_is_a_fifo_is_one_line_not_a_hang(suite: Suite) -> None:
+    two_good_cases(suite)
+    os.mkfifo(suite.path / "summary.md")  # run() points GITHUB_STEP_SUMMARY here
+    result = run(suite, "--bizbench-predictions", "preds", subprocess_timeout=True)
+    assert result.ret == pytest.ExitCode.TESTS_FAILED
+    result.stdout.fnmatch_lines(["bizbench: cannot append step summary: *summary.md*"])
+    assert suite.documents()["half"]["score"] == 0.5
+
+
+def test_report_output_to_a_fifo_replaces_it_instead_of_blocking(tmp_path: Path) -> None:
+    (tmp_path / "r.json").write_text(json.dumps(minimal_report()), encoding="utf-8")
+    os.mkfifo(tmp_path / "out.md")
+    done = cli("report", "r.json", "-o", "out.md", cwd=tmp_path)
+    assert (done.returncode, done.stderr) == (0, "")
+    assert (tmp_path / "out.md").read_text(encoding="utf-8").startswith("## bizbench\n")
+
+
+def test_compare_escapes_ids_read_back_from_reports(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    evil = "\x1b[2Jevil|<script>alert(1)</script>"
+    before = minimal_report(benchmarks__x__models__m__documents__0__id=evil)
+    after = minimal_report(
+        benchmarks__x__models__m__documents__0__id=evil,
+        benchmarks__x__models__m__documents__0__score=0.0,
+        benchmarks__x__models__m__metrics__accuracy=0.0,
+    )
+    for name, report in (("a.json", before), ("b.json", after)):
+        (tmp_path / name).write_text(json.dumps(report), encoding="utf-8")
+    for form in ("text", "markdown"):
+        capsys.readouterr()
+        code = main(
+            ["compare", str(tmp_path / "a.json"), str(tmp_path / "b.json"), "--format", form]
+        )
+        out, _ = capsys.readouterr()
+        assert code == 1
+        assert "\x1b" not in out
+        assert "\\x1b[2Jevil" in out
+        if form == "markdown":
+            assert "<script" not in out
+            assert r"\x1b[2Jevil\|&lt;script>alert(1)&lt;/script>" in out
