@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from pytest_bizbench.benchmarks import BUILTINS, BuiltinSpec
+from pytest_bizbench.benchmarks import BUILTINS, BuiltinSpec, ModelRungs
 from pytest_bizbench.sdk import (
     BenchmarkDefinitionError,
     BenchmarkPlugin,
@@ -161,6 +161,24 @@ def _hook_callables(config: pytest.Config) -> tuple[Embedder | None, JudgeFn | N
     return embed, judge
 
 
+def _model_rungs(config: pytest.Config, llm: LLMRuntime | None) -> ModelRungs:
+    """The conftest hooks, else the endpoint's judge and embedding models when set
+    (QA answers and non-answers judged with their own rubrics)."""
+    embed, judge = _hook_callables(config)
+    if llm is None or judge is not None:
+        return ModelRungs(embed or (llm.embedder() if llm else None), judge, judge)
+    from pytest_bizbench.scoring.judge import Judge
+    from pytest_bizbench.scoring.refusal import hook_nonanswer_judge
+
+    asked = llm.judge(Judge.nonanswer_prompt)
+    return ModelRungs(
+        embed or llm.embedder(),
+        llm.judge(Judge.prompt),
+        llm.judge(Judge.qa_prompt),
+        hook_nonanswer_judge(asked) if asked is not None else None,
+    )
+
+
 def build_registry(
     config: pytest.Config, settings: Settings, llm: LLMRuntime | None = None
 ) -> Registry:
@@ -205,19 +223,12 @@ def build_registry(
                 f"{other_name} and {cls.__qualname__}"
             )
         seen.setdefault(benchmark.name, benchmark)
-    hook_embed, hook_judge = _hook_callables(config)
+    rungs = _model_rungs(config, llm)
 
     def make(spec: BuiltinSpec) -> BenchmarkPlugin:
-        embed, judge = hook_embed, hook_judge
-        if llm is not None:
-            from pytest_bizbench.scoring.judge import Judge
-
-            embed = embed or llm.embedder()
-            if judge is None:  # QA answers are judged with their own rubric
-                judge = llm.judge(Judge.qa_prompt if spec.case_type == "qa" else Judge.prompt)
         module_name, _, attr = spec.path.partition(":")
         made: BenchmarkPlugin = getattr(importlib.import_module(module_name), attr).from_settings(
-            settings, embed, judge
+            settings, rungs
         )
         return made
 

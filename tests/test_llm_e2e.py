@@ -360,3 +360,22 @@ def test_collect_only_asks_nothing(suite: Suite, stub: Stub) -> None:
     result = suite.pytester.runpytest("-p", "no:cacheprovider", "--collect-only", *LIVE)
     assert result.ret == pytest.ExitCode.OK
     assert stub.requests == []
+
+
+@pytest.mark.usefixtures("keyed")
+def test_the_endpoint_judge_decides_undetermined_answers_with_the_nonanswer_rubric(
+    suite: Suite, stub: Stub
+) -> None:
+    # a claim beside a cue that does not name the gold: undetermined, for the judge
+    answer = "The excerpt does not name Norvale's auditor, but its board has nine members."
+    suite.write("qa/g.qa.jsonl", jsonl(ROWS[:1]))
+    suite.write("preds.jsonl", jsonl([{"id": "g1", "answer": answer}]))
+    write_ini(suite, stub, bizbench_judge_model="stub-judge")
+    stub.answers = {"You decide whether": '{"score": 95}'}
+    suite.pytester.runpytest("--bizbench-predictions", "preds.jsonl", "-p", "no:cacheprovider")
+    (document,) = suite.report()["benchmarks"]["qa-answer"]["models"]["default"]["documents"]
+    details = document["details"]
+    assert (details["refusal"], details["refusal_rung"]) == (True, "judge")
+    (prompt,) = stub.prompts()
+    assert prompt.startswith("You decide whether a system's answer")
+    assert json.loads(prompt.rstrip().splitlines()[-1])["question"] == "Who audits Norvale?"

@@ -84,6 +84,7 @@ def test_prediction_files_two_models(suite: Suite) -> None:
     assert metrics["pass_at_2"] is None  # every question has one sample
     assert metrics["groups"]["question_type"]["metrics-generated"] == {
         "count": 2, "accuracy": 0.5, "refusal_rate": 0.0, "incorrect_rate": 0.5,
+        "attempted_rate": 1.0, "accuracy_given_attempted": 0.5, "f_score": 0.5,
     }  # fmt: skip
     # m2: fb-1 right; fb-2 samples right, wrong, refused; fb-3 wrong; fb-4 missing;
     # legal-0 and legal-1 right

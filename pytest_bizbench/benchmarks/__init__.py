@@ -8,17 +8,33 @@ case it targets is collected, or when its results are reported.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from pytest_bizbench.scoring.ladder import Embedder, JudgeFn
+    from pytest_bizbench.scoring.refusal import NonAnswerJudge
 
 
 @dataclass(frozen=True, slots=True)
 class BuiltinSpec:
     """What the registry needs of a built-in before importing it; `path` is
-    `module:Class`, a class with a `from_settings(settings, embed, judge)` constructor."""
+    `module:Class`, a class with a `from_settings(settings, rungs)` constructor."""
 
     name: str
     case_type: str
     path: str
     target_labels: tuple[str, ...] = ("*",)
+
+
+@dataclass(frozen=True, slots=True)
+class ModelRungs:
+    """The model-backed rungs of a run, for the built-ins that use them: the conftest
+    hooks, else the endpoint's models (each judge with its own rubric)."""
+
+    embed: Embedder | None = None
+    judge: JudgeFn | None = None  # field values
+    qa_judge: JudgeFn | None = None  # QA answers
+    nonanswer_judge: NonAnswerJudge | None = None  # QA's undetermined path; None: from the judge
 
 
 BUILTINS: tuple[BuiltinSpec, ...] = (

@@ -30,7 +30,7 @@ from pytest_bizbench.sdk import (
 )
 
 if TYPE_CHECKING:
-    from pytest_bizbench.scoring.ladder import Embedder, JudgeFn
+    from pytest_bizbench.benchmarks import ModelRungs
     from pytest_bizbench.settings import Settings
 
 NO_WORKSPACE = "no workspace"
@@ -117,9 +117,7 @@ class AgentFs(BenchmarkPlugin):
     case_type = "agent-tasks"
 
     @classmethod
-    def from_settings(
-        cls, settings: Settings, embed: Embedder | None, judge: JudgeFn | None
-    ) -> AgentFs:
+    def from_settings(cls, settings: Settings, rungs: ModelRungs) -> AgentFs:
         """The built-in as a run's settings configure it."""
         return cls(settings.agent, settings.regex_timeout, settings.qa.pass_at_k)
 

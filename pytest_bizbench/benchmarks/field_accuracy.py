@@ -10,7 +10,7 @@ from pytest_bizbench.scoring import FieldLadder, LadderConfig
 from pytest_bizbench.sdk import BenchmarkPlugin, ExtendedDocument, ScoredDocument
 
 if TYPE_CHECKING:
-    from pytest_bizbench.scoring.ladder import Embedder, JudgeFn
+    from pytest_bizbench.benchmarks import ModelRungs
     from pytest_bizbench.settings import Settings
 
 SUB_SCORES = ("completeness", "correctness", "quality")
@@ -34,11 +34,11 @@ class FieldAccuracy(BenchmarkPlugin):
     FREE_TEXT_FIELDS: ClassVar[frozenset[str]] = frozenset()
 
     @classmethod
-    def from_settings(
-        cls, settings: Settings, embed: Embedder | None, judge: JudgeFn | None
-    ) -> FieldAccuracy:
+    def from_settings(cls, settings: Settings, rungs: ModelRungs) -> FieldAccuracy:
         """The built-in as a run's settings and model hooks configure it."""
-        return cls(FieldLadder(cls.ladder_config(settings.ladder), embed=embed, judge=judge))
+        return cls(
+            FieldLadder(cls.ladder_config(settings.ladder), embed=rungs.embed, judge=rungs.judge)
+        )
 
     def __init__(self, ladder: FieldLadder | None = None) -> None:
         self.ladder = ladder or FieldLadder(self.ladder_config(LadderConfig()))

@@ -30,7 +30,7 @@ from pytest_bizbench.scoring.passages import classify, passage_text
 from pytest_bizbench.sdk import BenchmarkPlugin, ExtendedDocument, ScoredDocument
 
 if TYPE_CHECKING:
-    from pytest_bizbench.scoring.ladder import Embedder, JudgeFn
+    from pytest_bizbench.benchmarks import ModelRungs
     from pytest_bizbench.settings import Settings
 
 ORDINAL = {"yes": 2, "partial": 1, "no": 0}
@@ -144,9 +144,7 @@ class ReviewAssessment(BenchmarkPlugin):
     case_type = "golden-assessment"
 
     @classmethod
-    def from_settings(
-        cls, settings: Settings, embed: Embedder | None, judge: JudgeFn | None
-    ) -> ReviewAssessment:
+    def from_settings(cls, settings: Settings, rungs: ModelRungs) -> ReviewAssessment:
         """The built-in as a run's settings configure it."""
         return cls(settings.review.thresholds)
 

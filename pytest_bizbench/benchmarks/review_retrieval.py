@@ -33,7 +33,7 @@ from pytest_bizbench.scoring.passages import (
 from pytest_bizbench.sdk import BenchmarkPlugin, ExtendedDocument, NotApplicable, ScoredDocument
 
 if TYPE_CHECKING:
-    from pytest_bizbench.scoring.ladder import Embedder, JudgeFn
+    from pytest_bizbench.benchmarks import ModelRungs
     from pytest_bizbench.settings import Settings
 
 
@@ -53,9 +53,7 @@ class ReviewRetrieval(BenchmarkPlugin):
     case_type = "golden-assessment"
 
     @classmethod
-    def from_settings(
-        cls, settings: Settings, embed: Embedder | None, judge: JudgeFn | None
-    ) -> ReviewRetrieval:
+    def from_settings(cls, settings: Settings, rungs: ModelRungs) -> ReviewRetrieval:
         """The built-in as a run's settings configure it."""
         return cls(settings.review)
 
