@@ -18,6 +18,8 @@ from pytest_bizbench.scoring.dates import ORDERS
 DEFAULT_GROUP_PATTERN = r"^(.+?)-\d+$"
 DEFAULT_MAX_FILE_BYTES = 10_000_000
 DEFAULT_RECALL_AT = (1, 5, 10)
+DEFAULT_MAX_LIST_ITEMS = 2000
+DEFAULT_MAX_TEXT_CHARS = 20_000
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,6 +47,11 @@ class LadderConfig:
     numeric_fields: frozenset[str] = frozenset()
     date_fields: frozenset[str] = frozenset()
     free_text_fields: frozenset[str] = frozenset()
+    max_list_items: int = DEFAULT_MAX_LIST_ITEMS
+    max_text_chars: int = DEFAULT_MAX_TEXT_CHARS
+    bulk_lists: bool = True
+    """False scores list items one pair at a time and pairs them with the pure-Python
+    solver: the reference the bulk path is pinned against, and the benchmarks' "before"."""
 
     def __post_init__(self) -> None:
         if not 0.0 <= self.strictness <= 1.0:
@@ -53,6 +60,8 @@ class LadderConfig:
             raise ValueError(f"tolerances must be >= 0, got {self.rel_tol!r}, {self.abs_tol!r}")
         if self.date_order not in ORDERS:
             raise ValueError(f"date order {self.date_order!r} must be one of {', '.join(ORDERS)}")
+        if min(self.max_list_items, self.max_text_chars) < 1:
+            raise ValueError("max_list_items and max_text_chars must be >= 1")
 
 
 @dataclass(frozen=True, slots=True)

@@ -11,6 +11,8 @@ import pytest
 from pytest_bizbench.config import (
     DEFAULT_GROUP_PATTERN,
     DEFAULT_MAX_FILE_BYTES,
+    DEFAULT_MAX_LIST_ITEMS,
+    DEFAULT_MAX_TEXT_CHARS,
     REVIEW_INI,
     AgentConfig,
     LadderConfig,
@@ -171,6 +173,16 @@ def add_options(parser: pytest.Parser) -> None:
     ini("bizbench_numeric_fields", "fields always compared as numbers.", "linelist")
     ini("bizbench_date_fields", "fields always compared as dates.", "linelist")
     ini("bizbench_free_text_fields", "fields given similarity as partial credit.", "linelist")
+    ini(
+        "bizbench_max_list_items",
+        "list items per side matched as a set; longer lists are matched in order.",
+        default=str(DEFAULT_MAX_LIST_ITEMS),
+    )
+    ini(
+        "bizbench_max_text_chars",
+        "characters of text compared by similarity; longer text is cut.",
+        default=str(DEFAULT_MAX_TEXT_CHARS),
+    )
     ini("bizbench_benchmarks", "benchmark classes as pkg.module:ClassName.", "linelist")
     ini("bizbench_builtin_benchmarks", "register the built-in benchmarks.", "bool", default=True)
     group.addoption(
@@ -529,6 +541,8 @@ def read_settings(config: pytest.Config) -> Settings:
         numeric_fields=frozenset(config.getini("bizbench_numeric_fields")),
         date_fields=frozenset(config.getini("bizbench_date_fields")),
         free_text_fields=frozenset(config.getini("bizbench_free_text_fields")),
+        max_list_items=int(_number(config, "bizbench_max_list_items", 1, math.inf)),
+        max_text_chars=int(_number(config, "bizbench_max_text_chars", 1, math.inf)),
     )
     predictions, live, models = _predictions(config)
     return Settings(
