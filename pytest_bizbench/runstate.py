@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import pytest
 
-from pytest_bizbench.llm.runtime import LLMRuntime, open_runtime
 from pytest_bizbench.predictions import Predictions
 from pytest_bizbench.registry import Registry, build_registry
 from pytest_bizbench.settings import Settings, read_settings
+
+if TYPE_CHECKING:
+    from pytest_bizbench.llm.runtime import LLMRuntime
 
 
 @dataclass(frozen=True, slots=True)
@@ -26,7 +29,11 @@ RUN_STATE = pytest.StashKey[RunState]()
 def start_run(config: pytest.Config) -> RunState:
     """Read settings and build the registry; a bad option or benchmark is a UsageError."""
     settings = read_settings(config)
-    llm = open_runtime(config, settings.llm, settings.prediction_cache)
+    llm = None
+    if settings.llm.needed:  # the client's code is imported only for a run that uses it
+        from pytest_bizbench.llm.runtime import open_runtime
+
+        llm = open_runtime(config, settings.llm, settings.prediction_cache)
     state = RunState(
         settings=settings,
         registry=build_registry(config, settings, llm),
