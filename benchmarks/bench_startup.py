@@ -3,6 +3,7 @@ directory, each a whole subprocess, interleaved A B A B so drift hits both alike
 
     python benchmarks/bench_startup.py --runs 30
     python benchmarks/bench_startup.py --python /path/to/other/venv/bin/python
+    python benchmarks/bench_startup.py --python BEFORE/bin/python --python AFTER/bin/python
     python benchmarks/bench_startup.py --src /tmp/bizbench-COMMIT   # a checkout first on the path
 
 Prints the median wall and CPU (user + system, from `os.wait4`) seconds of each and
@@ -18,7 +19,6 @@ import subprocess
 import sys
 import tempfile
 import time
-from pathlib import Path
 
 
 def _env(src: str | None, pycache: str) -> dict[str, str]:
@@ -47,29 +47,40 @@ def _time(argv: list[str], cwd: str, env: dict[str, str]) -> tuple[float, float]
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=30)
-    parser.add_argument("--python", default=sys.executable, help="interpreter to time")
+    parser.add_argument(
+        "--python", action="append", help="interpreter to time (repeat: all interleaved)"
+    )
     parser.add_argument("--src", default=None, help="a checkout of the package, put first")
     args = parser.parse_args()
-    base = [args.python, "-m", "pytest", "-p", "no:cacheprovider"]
-    configs = {"A plugin": base, "B -p no:bizbench": [*base, "-p", "no:bizbench"]}
+    pythons = args.python or [sys.executable]
+    configs: dict[tuple[str, str], list[str]] = {}
+    for python in pythons:
+        base = [python, "-m", "pytest", "-p", "no:cacheprovider"]
+        configs[python, "A plugin"] = base
+        configs[python, "B -p no:bizbench"] = [*base, "-p", "no:bizbench"]
     with tempfile.TemporaryDirectory() as empty, tempfile.TemporaryDirectory() as pycache:
         env = _env(args.src, pycache)
-        times: dict[str, list[tuple[float, float]]] = {name: [] for name in configs}
+        times: dict[tuple[str, str], list[tuple[float, float]]] = {key: [] for key in configs}
         for round_ in range(args.runs + 1):  # round 0 warms the bytecode cache
-            for name, argv in configs.items():
+            for key, argv in configs.items():
                 measured = _time(argv, empty, env)
                 if round_:
-                    times[name].append(measured)
-    medians = {
-        name: (statistics.median(w for w, _ in runs), statistics.median(c for _, c in runs))
-        for name, runs in times.items()
-    }
-    print(f"python {args.python}, {args.runs} runs each, empty directory {Path(empty).name}")
-    print(f"{'config':<18} {'wall ms':>9} {'cpu ms':>9}")
-    for name, (wall, cpu) in medians.items():
-        print(f"{name:<18} {wall * 1000:>9.1f} {cpu * 1000:>9.1f}")
-    (wall_a, cpu_a), (wall_b, cpu_b) = medians.values()
-    print(f"{'A - B':<18} {(wall_a - wall_b) * 1000:>+9.1f} {(cpu_a - cpu_b) * 1000:>+9.1f}")
+                    times[key].append(measured)
+    print(f"{args.runs} runs each, interleaved, in an empty directory")
+    for python in pythons:
+        medians = [
+            (
+                statistics.median(w for w, _ in times[python, name]),
+                statistics.median(c for _, c in times[python, name]),
+            )
+            for name in ("A plugin", "B -p no:bizbench")
+        ]
+        print(f"python {python}")
+        print(f"  {'config':<18} {'wall ms':>9} {'cpu ms':>9}")
+        for name, (wall, cpu) in zip(("A plugin", "B -p no:bizbench"), medians, strict=True):
+            print(f"  {name:<18} {wall * 1000:>9.1f} {cpu * 1000:>9.1f}")
+        (wall_a, cpu_a), (wall_b, cpu_b) = medians
+        print(f"  {'A - B':<18} {(wall_a - wall_b) * 1000:>+9.1f} {(cpu_a - cpu_b) * 1000:>+9.1f}")
 
 
 if __name__ == "__main__":
