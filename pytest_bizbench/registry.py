@@ -11,6 +11,7 @@ import importlib
 import json
 from collections.abc import Callable, Iterable, Sequence
 from importlib.metadata import entry_points
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
@@ -41,13 +42,15 @@ class Registry:
 
     def __init__(
         self,
-        benchmarks: Iterable[BenchmarkPlugin] = (),
+        benchmarks: Iterable[BenchmarkPlugin | BuiltinSpec] = (),
         builtins: Sequence[BuiltinSpec] = (),
         make: Callable[[BuiltinSpec], BenchmarkPlugin] | None = None,
     ) -> None:
-        self._builtins = {spec.name: spec for spec in builtins}
-        self._loaded: dict[str, BenchmarkPlugin | None] = dict.fromkeys(self._builtins)
-        self._loaded.update((b.name, b) for b in benchmarks if b.name not in self._builtins)
+        entries = [*builtins, *benchmarks]
+        self._builtins = {e.name: e for e in entries if isinstance(e, BuiltinSpec)}
+        self._loaded: dict[str, BenchmarkPlugin | None] = {
+            e.name: e if isinstance(e, BenchmarkPlugin) else None for e in entries
+        }
         self._make = make
 
     @property
@@ -60,6 +63,13 @@ class Registry:
             return spec.case_type
         benchmark = self._loaded.get(name)
         return None if benchmark is None else benchmark.case_type
+
+    def target_labels(self, name: str) -> tuple[str, ...]:
+        spec = self._builtins.get(name)
+        if spec is not None:
+            return spec.target_labels
+        benchmark = self._loaded.get(name)
+        return () if benchmark is None else tuple(benchmark.target_labels)
 
     @property
     def benchmarks(self) -> tuple[BenchmarkPlugin, ...]:
@@ -187,12 +197,14 @@ def build_registry(
     The model rungs are the conftest hooks when implemented, else the endpoint's
     judge and embedding models when set (the QA judge with its own rubric).
     """
-    found: list[BenchmarkPlugin] = []
+    found: list[tuple[BenchmarkPlugin, str]] = []
     for returned in config.hook.pytest_bizbench_add_benchmarks(config=config):
         batch = returned if isinstance(returned, (list, tuple)) else [returned]
-        found.extend(_instantiate(item, "pytest_bizbench_add_benchmarks") for item in batch)
+        source = "pytest_bizbench_add_benchmarks"
+        found.extend((_instantiate(item, source), source) for item in batch)
     for spec in settings.benchmark_specs:
-        found.append(_instantiate(_import_class(spec), f"ini bizbench_benchmarks {spec!r}"))
+        source = f"ini bizbench_benchmarks {spec!r}"
+        found.append((_instantiate(_import_class(spec), source), source))
     for entry in entry_points(group=ENTRY_POINT_GROUP):
         try:
             loaded = entry.load()
@@ -201,28 +213,8 @@ def build_registry(
                 f"entry point {entry.name!r} ({entry.value}): cannot load: "
                 f"{type(exc).__name__}: {exc}"
             ) from None
-        found.append(_instantiate(loaded, f"entry point {entry.name!r}"))
-    builtins = BUILTINS if settings.builtin_benchmarks else ()
-    builtin_paths = {spec.path: spec for spec in builtins}
-    seen: dict[str, BenchmarkPlugin | BuiltinSpec] = {spec.name: spec for spec in builtins}
-    for benchmark in found:
-        cls = type(benchmark)
-        if f"{cls.__module__}:{cls.__qualname__}" in builtin_paths:
-            continue  # a built-in registered again counts once
-        other = seen.get(benchmark.name)
-        if other is not None and not (
-            isinstance(other, BenchmarkPlugin) and type(other) is type(benchmark)
-        ):
-            other_name = (
-                type(other).__qualname__
-                if isinstance(other, BenchmarkPlugin)
-                else other.path.rpartition(":")[2]
-            )
-            raise pytest.UsageError(
-                f"benchmark name {benchmark.name!r} is used by both "
-                f"{other_name} and {cls.__qualname__}"
-            )
-        seen.setdefault(benchmark.name, benchmark)
+        source = f"entry point {entry.name!r}"
+        found.append((_instantiate(loaded, source), source))
     rungs = _model_rungs(config, llm)
 
     def make(spec: BuiltinSpec) -> BenchmarkPlugin:
@@ -232,5 +224,105 @@ def build_registry(
         )
         return made
 
-    custom = [b for b in seen.values() if isinstance(b, BenchmarkPlugin)]
-    return Registry(custom, builtins, make)
+    builtins = BUILTINS if settings.builtin_benchmarks else ()
+    return Registry(_one_per_name(builtins, found, make), make=make)
+
+
+def _describe(benchmark: BenchmarkPlugin, source: str) -> str:
+    cls = type(benchmark)
+    return (
+        f"{cls.__module__}.{cls.__qualname__} (from {source}, fingerprint {fingerprint(benchmark)})"
+    )
+
+
+def _one_per_name(
+    builtins: Sequence[BuiltinSpec],
+    found: list[tuple[BenchmarkPlugin, str]],
+    make: Callable[[BuiltinSpec], BenchmarkPlugin],
+) -> list[BenchmarkPlugin | BuiltinSpec]:
+    """Registered benchmarks used as returned: an instance of a built-in's class
+    replaces the built-in (a configured one, say); the same definition
+    registered twice counts once; two different definitions under one name are a
+    UsageError naming both. A built-in stays a spec (not imported) unless another
+    definition takes its name and must be compared with it."""
+    chosen: dict[str, tuple[BenchmarkPlugin | BuiltinSpec, str]] = {
+        spec.name: (spec, "built-in") for spec in builtins
+    }
+    registered: set[str] = set()
+    for benchmark, source in found:
+        other = chosen.get(benchmark.name)
+        if other is not None:
+            entry, where = other
+            cls = type(benchmark)
+            if isinstance(entry, BuiltinSpec):
+                if f"{cls.__module__}:{cls.__qualname__}" == entry.path:
+                    registered.add(benchmark.name)  # a configured built-in replaces it
+                    chosen[benchmark.name] = (benchmark, source)
+                    continue
+                entry = make(entry)
+            if benchmark.name in registered or type(entry) is not cls:
+                if fingerprint(entry) != fingerprint(benchmark):
+                    raise pytest.UsageError(
+                        f"benchmark name {benchmark.name!r} has two definitions: "
+                        f"{_describe(entry, where)} and {_describe(benchmark, source)}"
+                    )
+                continue
+        registered.add(benchmark.name)
+        chosen[benchmark.name] = (benchmark, source)
+    return [entry for entry, _ in chosen.values()]
+
+
+HOOK_NAME = "pytest_bizbench_add_benchmarks"
+
+
+def registering_conftests(config: pytest.Config) -> frozenset[str]:
+    """The loaded conftest.py files that implement the registration hook."""
+    return frozenset(
+        str(getattr(plugin, "__file__", ""))
+        for plugin in config.pluginmanager.get_plugins()
+        if str(getattr(plugin, "__file__", "")).endswith("conftest.py")
+        and hasattr(plugin, HOOK_NAME)
+    )
+
+
+def late_registration(conftest: str) -> str:
+    return (
+        f"{conftest} implements {HOOK_NAME} but is loaded only while collecting, after "
+        "the benchmarks are registered; move the hook to the conftest.py next to the "
+        "ini file (or one given on the command line), or register the class with ini "
+        "bizbench_benchmarks"
+    )
+
+
+def check_late_registrations(config: pytest.Config, known: frozenset[str]) -> None:
+    """A conftest loaded during collection (below the rootdir) that registers
+    benchmarks would take part in some processes and not others (an xdist
+    controller never collects): stop with a UsageError naming it."""
+    late = sorted(registering_conftests(config) - known)
+    if late:
+        raise pytest.UsageError(late_registration(late[0]))
+
+
+def unloaded_registrar(config: pytest.Config, nodeids: Iterable[str]) -> str | None:
+    """Under xdist the controller collects nothing, so it looks for the conftest.py
+    files between the rootdir and each collected file that it has not loaded and
+    that define the registration hook; the first one found, or None."""
+    loaded = {str(getattr(p, "__file__", "")) for p in config.pluginmanager.get_plugins()}
+    root = config.rootpath
+    dirs = sorted({(root / nodeid.split("::", 1)[0]).parent for nodeid in nodeids})
+    seen: set[Path] = set()
+    for directory in dirs:
+        for parent in [directory, *directory.parents]:
+            if parent in seen or not parent.is_relative_to(root):
+                break
+            seen.add(parent)
+            conftest = parent / "conftest.py"
+            if str(conftest) in loaded or not conftest.is_file():
+                continue
+            try:
+                text = conftest.read_text(encoding="utf-8", errors="replace")
+            except OSError:
+                continue
+            if f"def {HOOK_NAME}" in text:
+                return str(conftest)
+    return None

@@ -7,8 +7,9 @@ from typing import TYPE_CHECKING
 
 import pytest
 
+from pytest_bizbench.gate import check_threshold_names
 from pytest_bizbench.predictions import Predictions
-from pytest_bizbench.registry import Registry, build_registry
+from pytest_bizbench.registry import Registry, build_registry, registering_conftests
 from pytest_bizbench.settings import Settings, read_settings
 
 if TYPE_CHECKING:
@@ -20,10 +21,13 @@ class RunState:
     settings: Settings
     registry: Registry
     predictions: Predictions
+    registrars: frozenset[str] = frozenset()  # conftests whose benchmarks are registered
     llm: LLMRuntime | None = None  # the endpoint, when a judge, embedding or llm: model is set
 
 
 RUN_STATE = pytest.StashKey[RunState]()
+#: set by `bizbench merge`, whose session runs no items and writes its own report
+MERGING = pytest.StashKey[bool]()
 
 
 def start_run(config: pytest.Config) -> RunState:
@@ -34,10 +38,18 @@ def start_run(config: pytest.Config) -> RunState:
         from pytest_bizbench.llm.runtime import open_runtime
 
         llm = open_runtime(config, settings.llm, settings.prediction_cache)
+    registry = build_registry(config, settings, llm)
+    if not config.stash.get(MERGING, False):  # a merge names what its shards lack first
+        try:
+            # names only: a built-in's code is not imported to check a threshold
+            check_threshold_names(settings.thresholds, list(registry.names), settings.models)
+        except ValueError as exc:
+            raise pytest.UsageError(str(exc)) from None
     state = RunState(
         settings=settings,
-        registry=build_registry(config, settings, llm),
+        registry=registry,
         predictions=Predictions.open(settings.predictions, settings.max_case_bytes),
+        registrars=registering_conftests(config),
         llm=llm,
     )
     config.stash[RUN_STATE] = state
@@ -46,3 +58,15 @@ def start_run(config: pytest.Config) -> RunState:
 
 def run_state(config: pytest.Config) -> RunState:
     return config.stash[RUN_STATE]
+
+
+def runs_items(config: pytest.Config) -> bool:
+    """Whether this session runs case items' tests: not under --collect-only,
+    --setup-only, --setup-plan (no model called, no report) or `bizbench merge`."""
+    option = config.option
+    return not (
+        option.collectonly
+        or getattr(option, "setuponly", False)
+        or getattr(option, "setupplan", False)
+        or config.stash.get(MERGING, False)
+    )

@@ -89,6 +89,8 @@ class Settings:
     agent: AgentConfig = field(default_factory=AgentConfig)
     qa: QAOptions = QAOptions()
     prediction_cache: Path | None = None
+    shard: bool = False  # --bizbench-shard: the gate judges completeness only
+    allow_missing: bool = False  # --bizbench-allow-missing: baseline coverage reported only
     llm: LLMOptions = field(default_factory=LLMOptions)
     cluster_by: str | None = None  # case field whose value clusters paired deltas
     flaky: str = "fail"  # fail or xfail: how a failing case whose samples flip ends
@@ -210,6 +212,13 @@ def add_options(parser: pytest.Parser) -> None:
         "linelist",
     )
     _add_baseline_options(group, parser)
+    group.addoption(
+        "--bizbench-shard",
+        action="store_true",
+        default=False,
+        help="this run is one CI shard: its gate judges only the completeness of its own "
+        "items; thresholds, baseline verdicts and coverage are judged by `bizbench merge`.",
+    )
     _add_qa_options(group, parser)
     _add_llm_options(parser)
 
@@ -303,6 +312,13 @@ def _add_baseline_options(group: pytest.OptionGroup, parser: pytest.Parser) -> N
         default=None,
         help="a regression (or improvement) counts only when the 95%% bootstrap CI of the "
         "paired mean delta excludes 0.",
+    )
+    group.addoption(
+        "--bizbench-allow-missing",
+        action="store_true",
+        default=False,
+        help="report benchmarks and models of the baseline that this run did not score "
+        "without failing the gate.",
     )
     parser.addini("bizbench_baseline", "baseline report, relative to the ini file.", default="")
     parser.addini(
@@ -563,6 +579,8 @@ def read_settings(config: pytest.Config) -> Settings:
         agent=_agent_config(config),
         qa=_qa_options(config),
         prediction_cache=_prediction_cache(config),
+        shard=bool(config.getoption("bizbench_shard")),
+        allow_missing=bool(config.getoption("bizbench_allow_missing")),
         llm=_llm_options(config, live),
         cluster_by=str(config.getini("bizbench_cluster_by")).strip() or None,
         flaky=_flaky(config),

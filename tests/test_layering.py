@@ -218,5 +218,5 @@ def test_a_ground_truth_run_imports_no_other_kind(pytester: pytest.Pytester) -> 
         '{"id": "d1", "ground_truth": {"x": 1}, "extracted_fields": {"x": 1}}\n'
     )
     result = pytester.runpytest_subprocess("-s", "-p", "no:cacheprovider")
-    result.assert_outcomes(passed=1)
+    result.assert_outcomes(passed=2)  # the case and bizbench::gate
     assert "LOADED ['pytest_bizbench.benchmarks.field_accuracy']\n" in result.stdout.str()

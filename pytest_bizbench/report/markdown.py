@@ -36,6 +36,9 @@ def markdown_table(table: Table) -> list[str]:
 def render_markdown(result: RunResult, registry: Registry) -> str:
     verdict = "passed ✅" if result.passed else "FAILED ❌"
     lines = ["## bizbench", "", f"Gate: **{verdict}**", ""]
+    # the verdict and its reasons first, before every table (what a reviewer needs)
+    lines += [f"- {markdown_text(reason.strip())}" for reason in result.reasons]
+    lines += [""] if result.reasons else []
     lines += markdown_table(summary_table(result, registry))
     side = side_by_side_table(result, registry)
     if side is not None:
@@ -54,9 +57,6 @@ def render_markdown(result: RunResult, registry: Registry) -> str:
         lines += ["", "### Flaky cases (samples disagree)", "", *markdown_table(flaky)]
     if result.thresholds:
         lines += ["", "### Thresholds", "", *markdown_table(threshold_table(result))]
-    if result.reasons:
-        lines += ["", "### Why the gate failed", ""]
-        lines += [f"- {markdown_text(reason.strip())}" for reason in result.reasons]
     if result.completeness.notes:
         lines += ["", "### Notes", ""]
         lines += [f"- {markdown_text(note)}" for note in result.completeness.notes]
