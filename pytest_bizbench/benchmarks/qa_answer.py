@@ -23,8 +23,9 @@ least 0.5; every rung but the judge gives exactly 0 or 1.
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Mapping, Sequence
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from pytest_bizbench.cases.qa import FINANCEBENCH
 from pytest_bizbench.scoring import Embedder, JudgeFn
@@ -41,6 +42,10 @@ from pytest_bizbench.scoring.refusal import (
 from pytest_bizbench.scoring.text import cosine
 from pytest_bizbench.sdk import BenchmarkPlugin, ExtendedDocument, ScoredDocument
 from pytest_bizbench.stats import percentile
+
+if TYPE_CHECKING:
+    from pytest_bizbench.benchmarks import ModelRungs
+    from pytest_bizbench.settings import Settings
 
 CORRECT_AT = 0.5
 NO_MODEL_RUNGS_NOTE = "scoring used the answer rules only (no embedding or judge hook)"
@@ -65,6 +70,19 @@ class QAAnswer(BenchmarkPlugin):
     target_labels: ClassVar[list[str]] = ["*"]
     metric_unit = "share of answers correct"
     case_type = "qa"
+
+    @classmethod
+    def from_settings(cls, settings: Settings, rungs: ModelRungs) -> QAAnswer:
+        """The built-in as a run's settings and model hooks configure it."""
+        qa = settings.qa
+        return cls(
+            qa.scorer,
+            qa.pass_at_k,
+            settings.ladder.strictness,
+            embed=rungs.embed,
+            judge=rungs.qa_judge,
+            nonanswer_judge=rungs.nonanswer_judge,
+        )
 
     def __init__(
         self,
@@ -136,7 +154,7 @@ class QAAnswer(BenchmarkPlugin):
         if decision.refused and decision.refusal_class == "empty-structural":
             return self._refused(entry, decision, "catalog")
         verdict = grade(scorer, gold, answer, question)
-        if verdict.correct:
+        if verdict.correct and not (decision.refused and _is_year(verdict.matched)):
             return {"score": 1.0, "rung": verdict.rung, **entry, "matched": verdict.matched}
         if decision.agrees_with_gold:
             return {"score": 1.0, "rung": "negative-gold", **entry, "matched": gold}
@@ -257,6 +275,12 @@ def _verdict(decision: Decision | None, rung: str) -> dict[str, Any]:
         "refusal_cue": decision.cue if decision is not None else None,
         "refusal_rung": rung,
     }
+
+
+def _is_year(matched: str | None) -> bool:
+    """A match on a year only ("as of year-end 2022"): a date shared with the gold,
+    not its value, when the detector calls the answer a non-answer."""
+    return matched is not None and re.fullmatch(r"(?:19|20)\d\d", matched.strip()) is not None
 
 
 def _text_or_none(value: object) -> str | None:
