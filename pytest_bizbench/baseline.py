@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 
 from pytest_bizbench.aggregate import PASSED, ReportDocument
+from pytest_bizbench.figures import fmt_number, is_number, plural
 from pytest_bizbench.gate import Completeness
 from pytest_bizbench.registry import Registry, fingerprint
 from pytest_bizbench.report.json_report import write_report
@@ -79,12 +80,8 @@ def _field_scores(doc: Mapping[str, Any]) -> dict[str, Mapping[str, Any]]:
     return {
         name: entry
         for name, entry in (doc.get("details") or {}).items()
-        if isinstance(entry, Mapping) and _is_number(entry.get("score"))
+        if isinstance(entry, Mapping) and is_number(entry.get("score"))
     }
-
-
-def _is_number(value: object) -> bool:
-    return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
 def _field_changes(base: Mapping[str, Any], cand: Mapping[str, Any]) -> dict[str, Any]:
@@ -298,9 +295,10 @@ class Comparisons:
                 paired = c.get("paired") or {}
                 reasons.append(
                     f"regression: {name} (model {model}): {key} "
-                    f"{_num(c.get(f'baseline_{key}'))} -> {_num(c.get(f'candidate_{key}'))} "
-                    f"(delta {_num(c.get('delta'), '+.4f')}); paired mean delta "
-                    f"{_num(paired.get('mean_delta'), '+.4f')}, 95% CI "
+                    f"{fmt_number(c.get(f'baseline_{key}'), missing='n/a')} -> "
+                    f"{fmt_number(c.get(f'candidate_{key}'), missing='n/a')} "
+                    f"(delta {fmt_number(c.get('delta'), '+.4f', 'n/a')}); paired mean delta "
+                    f"{fmt_number(paired.get('mean_delta'), '+.4f', 'n/a')}, 95% CI "
                     f"{_ci_text(paired.get('ci95'))} over {paired.get('n', 0)} cases; "
                     "accept it with --bizbench-allow-regression or re-baseline"
                 )
@@ -309,10 +307,6 @@ class Comparisons:
                     f"stale baseline: {name} (model {model}): {c.get('message', REBASELINE)}"
                 )
         return [*self.problems, *reasons]
-
-
-def _num(value: Any, spec: str = ".4f") -> str:
-    return format(value, spec) if _is_number(value) else "n/a"
 
 
 def _compare_all(
@@ -410,18 +404,14 @@ def save_refusal(completeness: Completeness, options: BaselineOptions) -> str | 
 def _incomplete(completeness: Completeness) -> str:
     parts = []
     if completeness.errors:
-        parts.append(_count(len(completeness.errors), "error"))
+        parts.append(plural(len(completeness.errors), "error"))
     if completeness.missing:
-        parts.append(_count(len(completeness.missing), "missing prediction"))
+        parts.append(plural(len(completeness.missing), "missing prediction"))
     if completeness.not_run:
         parts.append(f"{completeness.not_run} selected items never ran")
     if completeness.interrupted:
         parts.append("interrupted")
     return ", ".join(parts)
-
-
-def _count(n: int, noun: str) -> str:
-    return f"{n} {noun}{'' if n == 1 else 's'}"
 
 
 def nothing_to_save(options: BaselineOptions) -> tuple[bool, str] | None:

@@ -6,6 +6,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from pytest_bizbench.escape import terminal_block
+from pytest_bizbench.figures import is_number
 from pytest_bizbench.payload import DocumentPayload
 
 MAX_VALUE = 60
@@ -54,7 +55,7 @@ class ScoreBelowPassMark(CaseFailure):
         rows = [
             (name, entry)
             for name, _, entry in _entries(self.payload.details)
-            if _is_number(entry.get("score")) and float(entry["score"]) < 1.0
+            if is_number(entry.get("score")) and float(entry["score"]) < 1.0
         ]
         lines = [self.headline()]
         if rows:
@@ -62,10 +63,6 @@ class ScoreBelowPassMark(CaseFailure):
             lines += [f"  {name:<{width}}  {_describe(entry)}" for name, entry in rows]
         lines += _check_lines(self.payload.details)
         return "\n".join(lines)
-
-
-def _is_number(value: Any) -> bool:
-    return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
 def _entries(details: Mapping[str, Any], prefix: str = "") -> Iterator[tuple[str, str, Any]]:
@@ -121,7 +118,7 @@ def _describe(entry: Mapping[str, Any]) -> str:
         return "; ".join(parts)
     text = f"expected {_short(entry.get('expected'))}, got {_short(entry.get('actual'))}"
     how = f"{rung} {score:.2f}"
-    if _is_number(entry.get("similarity")):
+    if is_number(entry.get("similarity")):
         how += f", similarity {float(entry['similarity']):.2f}"
     if entry.get("reason"):
         how += f", {entry['reason']}"

@@ -8,14 +8,14 @@ of tasks and per assertion kind, in percentage points.
 
 from __future__ import annotations
 
-import math
 import re
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar
 
 from pytest_bizbench.cases.agent import RunFields
+from pytest_bizbench.figures import mean
 from pytest_bizbench.scoring.fs_assertions import (
     Limits,
     grade_workspace,
@@ -78,11 +78,6 @@ class AgentConfig:
         return match[1] if match.re.groups and match[1] is not None else match[0]
 
 
-def _mean(values: Iterable[float]) -> float:
-    items = list(values)
-    return math.fsum(items) / len(items) if items else 0.0
-
-
 @dataclass(frozen=True, slots=True)
 class _TaskView:
     """One model's result on one task, as the metrics and comparisons read it."""
@@ -112,10 +107,10 @@ class _TaskView:
 def _entry(pairs: Sequence[tuple[tuple[float, float], tuple[float, float]]]) -> dict[str, Any]:
     """`{n, a, b, delta_pp, pass_rate_a, pass_rate_b, pass_rate_delta_pp}` over
     (A (score, pass rate), B (score, pass rate)) pairs of matched tasks."""
-    a = _mean(p[0][0] for p in pairs)
-    b = _mean(p[1][0] for p in pairs)
-    pa = _mean(p[0][1] for p in pairs)
-    pb = _mean(p[1][1] for p in pairs)
+    a = mean(p[0][0] for p in pairs)
+    b = mean(p[1][0] for p in pairs)
+    pa = mean(p[0][1] for p in pairs)
+    pb = mean(p[1][1] for p in pairs)
     return {
         "n": len(pairs),
         "a": a,
@@ -138,8 +133,8 @@ def _kinds(graded: Sequence[Sequence[Mapping[str, Any]]]) -> dict[str, dict[str,
         per_run = [[r["passed"] for r in results if str(r["kind"]) == kind] for results in graded]
         out[kind] = {
             "count": len(per_run[0]),
-            "passed": _mean(sum(run) for run in per_run),
-            "all_passed": _mean(float(all(run)) for run in per_run),
+            "passed": mean(sum(run) for run in per_run),
+            "all_passed": mean(float(all(run)) for run in per_run),
         }
     return out
 
@@ -223,7 +218,7 @@ class AgentFs(BenchmarkPlugin):
         metrics = super().compute(scored)
         ordered = sorted(scored, key=lambda s: (s.document.id, s.document.source))
         views = [(s.document.id, _TaskView.of(s)) for s in ordered]
-        metrics["pass_rate"] = _mean(v.pass_rate for _, v in views)
+        metrics["pass_rate"] = mean(v.pass_rate for _, v in views)
         totals: dict[str, list[float]] = {}
         for _, view in views:
             for kind, (count, passed) in view.counts.items():
@@ -240,8 +235,8 @@ class AgentFs(BenchmarkPlugin):
         metrics["groups"] = {
             group: {
                 "count": len(members),
-                "accuracy": _mean(v.score for v in members),
-                "pass_rate": _mean(v.pass_rate for v in members),
+                "accuracy": mean(v.score for v in members),
+                "pass_rate": mean(v.pass_rate for v in members),
             }
             for group, members in sorted(groups.items())
         }

@@ -25,6 +25,7 @@ from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from pytest_bizbench.cases.golden import PRIMARY, SUPPORTING, evidence_parts
+from pytest_bizbench.figures import mean
 from pytest_bizbench.scoring.passages import PassageThresholds, classify, passage_text
 from pytest_bizbench.sdk import BenchmarkPlugin, ExtendedDocument, ScoredDocument
 
@@ -123,10 +124,6 @@ def _fmt(value: Any, *, signed: bool = False) -> str:
     return f"{value:+.2f}" if signed else f"{value:.2f}"
 
 
-def _mean(values: list[float]) -> float:
-    return math.fsum(values) / len(values) if values else 0.0
-
-
 class ReviewAssessment(BenchmarkPlugin):
     """Verdict and evidence of each requirement; see the module docstring."""
 
@@ -217,11 +214,11 @@ class ReviewAssessment(BenchmarkPlugin):
                 },
             }
         metrics.update(
-            mean_combined_score=_mean([s.score for s in ordered]),
-            mean_compliance_score=_mean(compliance),
-            mean_evidence_score=_mean(evidence) if evidence else None,
+            mean_combined_score=mean([s.score for s in ordered]),
+            mean_compliance_score=mean(compliance),
+            mean_evidence_score=mean(evidence) if evidence else None,
             # compliance is 1.0 exactly when the verdicts are equal
-            accuracy=_mean([1.0 if c == 1.0 else 0.0 for c in compliance]),
+            accuracy=mean([1.0 if c == 1.0 else 0.0 for c in compliance]),
             total_requirements=len(ordered),
             per_requirement=per_requirement,
         )

@@ -16,12 +16,12 @@ still fails, with every golden part a MISS.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from pytest_bizbench.cases.golden import evidence_parts
+from pytest_bizbench.figures import mean
 from pytest_bizbench.scoring.passages import (
     CATEGORIES,
     HITS,
@@ -79,10 +79,6 @@ class ReviewConfig:
         if not ks or ks[0] < 1:
             raise ValueError(f"ini bizbench_recall_at = {raw!r} must list positive integers")
         return cls(thresholds, tuple(ks))
-
-
-def _mean(values: list[float]) -> float:
-    return math.fsum(values) / len(values) if values else 0.0
 
 
 class ReviewRetrieval(BenchmarkPlugin):
@@ -179,16 +175,16 @@ class ReviewRetrieval(BenchmarkPlugin):
                 counts[category] = counts.get(category, 0) + 1
         golden_parts = sum(counts.values())
         metrics: dict[str, Any] = {
-            "recall": _mean([float(s.details["recall"]) for s in defined]),
+            "recall": mean([float(s.details["recall"]) for s in defined]),
             "micro_recall": (sum(counts[c] for c in HITS) / golden_parts if golden_parts else 0.0),
             "category_counts": counts,
-            "mrr": _mean([float(s.details.get("reciprocal_rank") or 0.0) for s in defined]),
+            "mrr": mean([float(s.details.get("reciprocal_rank") or 0.0) for s in defined]),
             "total_requirements": len(ordered),
             "total_golden_parts": golden_parts,
             "total_documents": len(ordered),
         }
         for k in self.config.recall_at:
-            metrics[f"recall_at_{k}"] = _mean(
+            metrics[f"recall_at_{k}"] = mean(
                 [float((s.details.get("recall_at") or {}).get(str(k), 0.0)) for s in defined]
             )
         return metrics

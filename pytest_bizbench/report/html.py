@@ -10,6 +10,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from pytest_bizbench.escape import html_text
+from pytest_bizbench.figures import fmt_number as _num
 from pytest_bizbench.report.tables import detectability, honest_line
 
 PALETTE = ("#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#76b7b2", "#b07aa1", "#9c755f")
@@ -42,12 +43,6 @@ height:10px;margin-right:4px;border-radius:2px}
 
 
 _e = html_text
-
-
-def _num(value: Any, spec: str = ".4f") -> str:
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        return "—"
-    return format(value, spec)
 
 
 def _table(header: Sequence[str], rows: Sequence[Sequence[str]], numeric: set[int]) -> str:
