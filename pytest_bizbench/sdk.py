@@ -224,7 +224,9 @@ class MatchRule:
         return True
 
 
-def _by_id(scored: Iterable[ScoredDocument]) -> list[ScoredDocument]:
+def by_id(scored: Iterable[ScoredDocument]) -> list[ScoredDocument]:
+    """The documents in one order whatever the workers' order (id, then file), so a
+    `compute()` gives the same metrics with and without xdist."""
     return sorted(scored, key=lambda s: (s.document.id, s.document.source))
 
 
@@ -275,7 +277,7 @@ class BenchmarkPlugin:
     def compute(self, scored: list[ScoredDocument]) -> dict[str, Any]:
         if not scored:
             return {"accuracy": 0.0, "total_documents": 0}
-        ordered = _by_id(scored)
+        ordered = by_id(scored)
         scores = [s.score for s in ordered]
         per_field: dict[str, list[float]] = {}
         groups: dict[str, list[float]] = {}
@@ -353,7 +355,7 @@ class BenchmarkPlugin:
         a_by_id = {s.document.id: s.score for s in a_scored}
         deltas = {
             s.document.id: s.score - a_by_id[s.document.id]
-            for s in _by_id(b_scored)
+            for s in by_id(b_scored)
             if s.document.id in a_by_id
         }
         values = list(deltas.values())

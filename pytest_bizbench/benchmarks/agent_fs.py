@@ -28,6 +28,7 @@ from pytest_bizbench.sdk import (
     BenchmarkPlugin,
     ExtendedDocument,
     ScoredDocument,
+    by_id,
 )
 
 DEFAULT_GROUP_PATTERN = r"^(.+?)-\d+$"
@@ -216,7 +217,7 @@ class AgentFs(BenchmarkPlugin):
 
     def compute(self, scored: list[ScoredDocument]) -> dict[str, Any]:
         metrics = super().compute(scored)
-        ordered = sorted(scored, key=lambda s: (s.document.id, s.document.source))
+        ordered = by_id(scored)
         views = [(s.document.id, _TaskView.of(s)) for s in ordered]
         metrics["pass_rate"] = mean(v.pass_rate for _, v in views)
         totals: dict[str, list[float]] = {}

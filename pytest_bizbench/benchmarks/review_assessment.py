@@ -27,7 +27,7 @@ from typing import Any, ClassVar
 from pytest_bizbench.cases.golden import PRIMARY, SUPPORTING, evidence_parts
 from pytest_bizbench.figures import mean
 from pytest_bizbench.scoring.passages import PassageThresholds, classify, passage_text
-from pytest_bizbench.sdk import BenchmarkPlugin, ExtendedDocument, ScoredDocument
+from pytest_bizbench.sdk import BenchmarkPlugin, ExtendedDocument, ScoredDocument, by_id
 
 ORDINAL = {"yes": 2, "partial": 1, "no": 0}
 NOT_APPLICABLE = "not_applicable"
@@ -192,7 +192,7 @@ class ReviewAssessment(BenchmarkPlugin):
     def compute(self, scored: list[ScoredDocument]) -> dict[str, Any]:
         metrics = super().compute(scored)
         metrics.pop("per_field_accuracy", None)
-        ordered = sorted(scored, key=lambda s: (s.document.id, s.document.source))
+        ordered = by_id(scored)
         compliance = [float(s.details.get("compliance") or 0.0) for s in ordered]
         evidence = [
             float(s.details["evidence"]) for s in ordered if s.details.get("evidence") is not None

@@ -32,7 +32,13 @@ from pytest_bizbench.scoring.passages import (
     classify,
     passage_text,
 )
-from pytest_bizbench.sdk import BenchmarkPlugin, ExtendedDocument, NotApplicable, ScoredDocument
+from pytest_bizbench.sdk import (
+    BenchmarkPlugin,
+    ExtendedDocument,
+    NotApplicable,
+    ScoredDocument,
+    by_id,
+)
 
 DEFAULT_RECALL_AT = (1, 5, 10)
 # ini key -> (help, default); read by settings into a ReviewConfig
@@ -167,7 +173,7 @@ class ReviewRetrieval(BenchmarkPlugin):
         }
 
     def compute(self, scored: list[ScoredDocument]) -> dict[str, Any]:
-        ordered = sorted(scored, key=lambda s: (s.document.id, s.document.source))
+        ordered = by_id(scored)
         defined = [s for s in ordered if s.details.get("recall") is not None]
         counts = dict.fromkeys(CATEGORIES, 0)
         for s in ordered:
