@@ -68,7 +68,7 @@ class CaseFile(pytest.File):
                     f"no benchmark targets case {entry.id!r} with labels {list(entry.labels)}",
                     entry.id,
                 )
-                name = _unique(f"{entry.id}[no-benchmark]", names)
+                name = _unique(f"{terminal_text(entry.id)}[no-benchmark]", names)
                 items.append(
                     ((entry.id, "", ""), ErrorItem.from_parent(self, name=name, error=error))
                 )
@@ -127,7 +127,7 @@ def _error_name(error: CaseError) -> str:
         return "file-error"
     if error.line is not None:
         return f"line-{error.line}[invalid]"
-    return f"{error.case_id}[invalid]"
+    return f"{terminal_text(error.case_id)}[invalid]"
 
 
 class BizbenchItem(pytest.Item):
