@@ -182,11 +182,7 @@ class ReviewAssessment(BenchmarkPlugin):
             "compliance_weight": COMPLIANCE_WEIGHT,
             "part_weights": {ROLE[b]: w for b, w in WEIGHTS.items()},
             "role_multipliers": {f"{ROLE[g]}->{ROLE[c]}": m for (g, c), m in MULTIPLIERS.items()},
-            "passage_thresholds": {
-                "exact": self.thresholds.exact,
-                "contain": self.thresholds.contain,
-                "weak": self.thresholds.weak,
-            },
+            "passage_thresholds": self.thresholds.as_dict(),
         }
 
     def compute(self, scored: list[ScoredDocument]) -> dict[str, Any]:

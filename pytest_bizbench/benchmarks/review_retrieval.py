@@ -161,14 +161,9 @@ class ReviewRetrieval(BenchmarkPlugin):
         return self._summary({part_id: dict(miss) for part_id, _, _ in golden}, 0)[1]
 
     def scoring_config(self) -> dict[str, Any]:
-        thresholds = self.config.thresholds
         return {
             **super().scoring_config(),
-            "passage_thresholds": {
-                "exact": thresholds.exact,
-                "contain": thresholds.contain,
-                "weak": thresholds.weak,
-            },
+            "passage_thresholds": self.config.thresholds.as_dict(),
             "recall_at": list(self.config.recall_at),
         }
 
