@@ -15,7 +15,8 @@ from typing import Any
 import pytest
 
 from pytest_bizbench.aggregate import PASSED, ReportDocument
-from pytest_bizbench.figures import fmt_number, is_number, plural
+from pytest_bizbench.details import FieldChange, FieldEntry, field_entries
+from pytest_bizbench.figures import fmt_number, plural
 from pytest_bizbench.gate import Completeness
 from pytest_bizbench.registry import Registry, fingerprint
 from pytest_bizbench.report.json_report import write_report
@@ -76,32 +77,25 @@ class Side:
         return cls(entry["version"], entry["fingerprint"], data["metrics"], data["documents"])
 
 
-def _field_scores(doc: Mapping[str, Any]) -> dict[str, Mapping[str, Any]]:
-    return {
-        name: entry
-        for name, entry in (doc.get("details") or {}).items()
-        if isinstance(entry, Mapping) and is_number(entry.get("score"))
-    }
+def _field_scores(doc: Mapping[str, Any]) -> dict[str, FieldEntry]:
+    return field_entries(doc.get("details") or {})
 
 
-def _field_changes(base: Mapping[str, Any], cand: Mapping[str, Any]) -> dict[str, Any]:
+def _field_changes(base: Mapping[str, Any], cand: Mapping[str, Any]) -> dict[str, FieldChange]:
     """Per field whose score moved: both scores, the delta and both actual values."""
     before, after = _field_scores(base), _field_scores(cand)
-    changes: dict[str, Any] = {}
+    changes: dict[str, FieldChange] = {}
     for name in sorted(set(before) | set(after)):
         b = float(before[name]["score"]) if name in before else None
         c = float(after[name]["score"]) if name in after else None
         if b == c:
             continue
-        change: dict[str, Any] = {
-            "baseline": b,
-            "candidate": c,
-            "delta": (c or 0.0) - (b or 0.0),
-        }
-        for side, entries in (("baseline", before), ("candidate", after)):
-            if "actual" in entries.get(name, {}):
-                change[f"{side}_actual"] = entries[name]["actual"]
-        if "expected" in after.get(name, {}):
+        change: FieldChange = {"baseline": b, "candidate": c, "delta": (c or 0.0) - (b or 0.0)}
+        if name in before and "actual" in before[name]:
+            change["baseline_actual"] = before[name]["actual"]
+        if name in after and "actual" in after[name]:
+            change["candidate_actual"] = after[name]["actual"]
+        if name in after and "expected" in after[name]:
             change["expected"] = after[name]["expected"]
         changes[name] = change
     return dict(sorted(changes.items(), key=lambda kv: (kv[1]["delta"], kv[0])))

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from typing import Any
 
+from pytest_bizbench.details import FieldEntry, flat_entries
 from pytest_bizbench.escape import terminal_block
 from pytest_bizbench.figures import is_number
 from pytest_bizbench.payload import DocumentPayload
@@ -54,7 +55,7 @@ class ScoreBelowPassMark(CaseFailure):
     def describe(self) -> str:
         rows = [
             (name, entry)
-            for name, _, entry in _entries(self.payload.details)
+            for name, entry in flat_entries(self.payload.details)
             if is_number(entry.get("score")) and float(entry["score"]) < 1.0
         ]
         lines = [self.headline()]
@@ -63,19 +64,6 @@ class ScoreBelowPassMark(CaseFailure):
             lines += [f"  {name:<{width}}  {_describe(entry)}" for name, entry in rows]
         lines += _check_lines(self.payload.details)
         return "\n".join(lines)
-
-
-def _entries(details: Mapping[str, Any], prefix: str = "") -> Iterator[tuple[str, str, Any]]:
-    """(dotted name, rung, entry) of every scored field, nested fields flattened."""
-    for name, entry in details.items():
-        if not isinstance(entry, Mapping) or "score" not in entry:
-            continue
-        dotted = f"{prefix}{name}"
-        inner = entry.get("fields")
-        if entry.get("rung") == "nested" and isinstance(inner, Mapping):
-            yield from _entries(inner, dotted + ".")
-        else:
-            yield dotted, str(entry.get("rung", "")), entry
 
 
 def _check_lines(details: Mapping[str, Any]) -> list[str]:
@@ -97,7 +85,7 @@ def _check_lines(details: Mapping[str, Any]) -> list[str]:
 
 def unscored_fields(details: Mapping[str, Any]) -> list[str]:
     """Fields no rung could score (a model hook failed): the item cannot pass."""
-    return [name for name, _, entry in _entries(details) if entry.get("unscored")]
+    return [name for name, entry in flat_entries(details) if entry.get("unscored")]
 
 
 def _short(value: Any) -> str:
@@ -105,7 +93,7 @@ def _short(value: Any) -> str:
     return text if len(text) <= MAX_VALUE else text[: MAX_VALUE - 1] + "…"
 
 
-def _describe(entry: Mapping[str, Any]) -> str:
+def _describe(entry: FieldEntry) -> str:
     """One field's line: expected, actual, the rung that decided it, the similarity."""
     score = float(entry["score"])
     rung = entry.get("rung", "?")

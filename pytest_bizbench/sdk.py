@@ -16,6 +16,7 @@ from typing import Any, ClassVar, Literal
 import pytest
 import regex
 
+from pytest_bizbench.details import field_entries
 from pytest_bizbench.figures import is_number, mean
 from pytest_bizbench.stats import bootstrap_ci
 
@@ -283,9 +284,8 @@ class BenchmarkPlugin:
         groups: dict[str, list[float]] = {}
         rules: dict[str, list[float]] = {rule.name: [] for rule in self.MATCH_RULES}
         for s in ordered:
-            for name, entry in s.details.items():
-                if isinstance(entry, Mapping) and is_number(entry.get("score")):
-                    per_field.setdefault(name, []).append(float(entry["score"]))
+            for name, entry in field_entries(s.details).items():
+                per_field.setdefault(name, []).append(float(entry["score"]))
             groups.setdefault(s.group or "unknown", []).append(s.score)
             for rule_name in s.rules:
                 rules.setdefault(rule_name, []).append(s.score)
