@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from pytest_bizbench.cases.agent import RunFields
-from pytest_bizbench.figures import mean
+from pytest_bizbench.figures import fmt_number, mean
 from pytest_bizbench.scoring.fs_assertions import (
     Limits,
     grade_workspace,
@@ -310,7 +310,13 @@ class AgentFs(BenchmarkPlugin):
         runs = paired.get("runs") or {}
         if runs:
             run_rows = [
-                [metric, str(e["n"]), _num(e["a"]), _num(e["b"]), _signed(e["delta"])]
+                [
+                    metric,
+                    str(e["n"]),
+                    fmt_number(e["a"], ".1f"),
+                    fmt_number(e["b"], ".1f"),
+                    _signed(e["delta"]),
+                ]
                 for metric, e in sorted(runs.items())
             ]
             tables.append(
@@ -324,11 +330,7 @@ def _pct(value: float) -> str:
 
 
 def _signed(value: float | None) -> str:
-    return "—" if value is None else f"{value:+.1f}"
-
-
-def _num(value: float | None) -> str:
-    return "—" if value is None else f"{value:.1f}"
+    return fmt_number(value, "+.1f")
 
 
 def _cells(entry: Mapping[str, Any]) -> list[str]:

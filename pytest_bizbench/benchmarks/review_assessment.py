@@ -25,7 +25,7 @@ from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from pytest_bizbench.cases.golden import PRIMARY, SUPPORTING, evidence_parts
-from pytest_bizbench.figures import mean
+from pytest_bizbench.figures import fmt_number, mean
 from pytest_bizbench.scoring.passages import PassageThresholds, classify, passage_text
 from pytest_bizbench.sdk import BenchmarkPlugin, ExtendedDocument, ScoredDocument, by_id
 
@@ -116,12 +116,6 @@ def _verdict(scored: ScoredDocument | None) -> str | None:
         return None
     actual = (scored.details.get("verdict") or {}).get("actual")
     return read_verdict(actual) or (None if actual is None else str(actual))
-
-
-def _fmt(value: Any, *, signed: bool = False) -> str:
-    if not isinstance(value, (int, float)):
-        return "—"
-    return f"{value:+.2f}" if signed else f"{value:.2f}"
 
 
 class ReviewAssessment(BenchmarkPlugin):
@@ -265,9 +259,9 @@ class ReviewAssessment(BenchmarkPlugin):
                 str(row.get("expected") or "—"),
                 str(row.get("a") or "—"),
                 str(row.get("b") or "—"),
-                _fmt(row.get("a_score")),
-                _fmt(row.get("b_score")),
-                _fmt(row.get("delta"), signed=True),
+                fmt_number(row.get("a_score"), ".2f"),
+                fmt_number(row.get("b_score"), ".2f"),
+                fmt_number(row.get("delta"), "+.2f"),
             ]
             for doc_id, row in (paired.get("requirements") or {}).items()
         ]
