@@ -20,6 +20,7 @@ from rapidfuzz import fuzz
 from pytest_bizbench.details import FieldEntry
 from pytest_bizbench.scoring.assign import Row, assign, kuhn_munkres
 from pytest_bizbench.scoring.dates import ORDERS, parse_date
+from pytest_bizbench.scoring.judge import checked_grade
 from pytest_bizbench.scoring.numbers import numbers_match, parse_number
 from pytest_bizbench.scoring.pairs import PairScorer, scalar_kind, stated_bool
 from pytest_bizbench.scoring.text import cosine, normalize
@@ -225,7 +226,7 @@ class FieldLadder:
                 return _decided(entry, 1.0, "embedding")
         if models and self._judge is not None:
             try:
-                grade = _grade(self._judge(name, expected, actual))
+                grade = checked_grade(self._judge(name, expected, actual))
             except Exception as exc:
                 return _unscored("judge", entry, exc)
             if grade is not None:
@@ -372,17 +373,6 @@ def _rate_date(target: date, actual: Any, order: str) -> Entry:
     if day == target:
         return {"score": 1.0, "rung": "date"}
     return {"score": 0.0, "rung": "date", "reason": "mismatch"}
-
-
-def _grade(value: object) -> float | None:
-    """A judge's answer checked: None abstains, anything but a 0-100 number is an error."""
-    if value is None:
-        return None
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise TypeError(f"judge returned {value!r}, not a number")
-    if not 0.0 <= value <= 100.0:
-        raise ValueError(f"judge returned {value!r}, outside 0-100")
-    return float(value)
 
 
 def _unscored(rung: str, entry: Entry, exc: Exception) -> Entry:
