@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from pytest_bizbench.figures import plural
+from pytest_bizbench.figures import is_number, plural
 
 _OPS: dict[str, Callable[[float, float], bool]] = {
     ">=": operator.ge,
@@ -128,7 +128,7 @@ def metric_paths(metrics: Mapping[str, Any], prefix: str = "") -> list[str]:
         path = f"{prefix}{key}"
         if isinstance(value, Mapping):
             paths += metric_paths(value, path + ".")
-        elif isinstance(value, (int, float)) and not isinstance(value, bool):
+        elif is_number(value):
             paths.append(path)
     return paths
 
