@@ -112,6 +112,7 @@ class Controller:
         self.started_at = dt.datetime.now(dt.timezone.utc)
         self.started = time.perf_counter()
         self.result: RunResult | None = None
+        self.report: dict[str, Any] | None = None  # what the terminal section renders
         self.report_path: Path | None = None
         self.report_error: str | None = None
         self.baseline: dict[str, Any] | None = None
@@ -234,6 +235,7 @@ class Controller:
         )
         path = state.settings.report_path
         report = build_report(self.result, registry)
+        self.report = report
         try:
             write_report(report, path)
             self.report_path = path
@@ -241,7 +243,7 @@ class Controller:
             self.report_error = f"cannot write report {path}: {exc.strerror or exc}"
         self.saved_baseline = save_baseline(report, completeness, state.settings.baseline)
         try:
-            append_step_summary(self.result, registry)
+            append_step_summary(report, registry)
         except OSError as exc:
             self.report_error = f"cannot append step summary: {exc}"
         failed = (
@@ -253,10 +255,10 @@ class Controller:
             session.exitstatus = pytest.ExitCode.TESTS_FAILED
 
     def pytest_terminal_summary(self, terminalreporter: pytest.TerminalReporter) -> None:
-        if self.result is not None:
+        if self.report is not None:
             registry = self.config.stash[RUN_STATE].registry
             write_summary(
-                terminalreporter, self.result, registry, self.report_path, self.report_error
+                terminalreporter, self.report, registry, self.report_path, self.report_error
             )
         if self.saved_baseline is not None:
             saved, message = self.saved_baseline

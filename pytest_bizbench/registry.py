@@ -23,6 +23,7 @@ from pytest_bizbench.sdk import BenchmarkPlugin, validate_benchmark_class
 from pytest_bizbench.settings import Settings
 
 ENTRY_POINT_GROUP = "bizbench.benchmarks"
+BUILTIN_BENCHMARKS = (FieldAccuracy, AgentFs, QAAnswer, ReviewAssessment, ReviewRetrieval)
 
 
 @dataclass(frozen=True, slots=True)
