@@ -26,9 +26,11 @@ def markdown_table(table: Table) -> list[str]:
     ]
 
 
-def _block(block: Block) -> list[str]:
-    lines = ["", f"### {markdown_text(block.title[:1].upper() + block.title[1:])}", ""]
-    lines = lines if block.title else [""]
+def _block(block: Block, capital: bool) -> list[str]:
+    """A heading, a table, a list; `capital` for headings that open with a word, not
+    a benchmark name."""
+    title = block.title[:1].upper() + block.title[1:] if capital else block.title
+    lines = ["", f"### {markdown_text(title)}", ""] if title else [""]
     if block.header:
         lines += markdown_table((list(block.header), [list(r) for r in block.rows]))
     return lines + [f"- {markdown_text(line)}" for line in block.lines]
@@ -44,8 +46,7 @@ def render_markdown(report: Mapping[str, Any], registry: Registry) -> str:
             lines += [""] if blocks else []
             lines += [f"- {markdown_text(r)}" for block in blocks for r in block.lines]
             continue
-        for block in blocks:
-            lines += _block(block)
+        lines += [line for block in blocks for line in _block(block, section.key != "detail")]
     return "\n".join(lines) + "\n"
 
 

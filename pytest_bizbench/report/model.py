@@ -140,7 +140,13 @@ def _comparison(report: Report) -> Section:
     table = comparison_table(comparisons, headlines)
     if table is not None:
         title = "compared with the baseline"
-        blocks.append(Block(title, lines=(_verdict_counts(comparisons),), high=Detail.SHORT))
+        counts = (_verdict_counts(comparisons),)
+        header, rows = table
+        moved = [row for row in rows if row[2] != "neutral"]  # the verdict column
+        if moved:  # the short view lists only what a reader must act on
+            blocks.append(_table(title, (header, moved), high=Detail.SHORT, lines=counts))
+        else:
+            blocks.append(Block(title, lines=counts, high=Detail.SHORT))
         blocks.append(_table(title, table, Detail.FULL))
         notes = tuple(comparison_notes(comparisons))
         if notes:
@@ -237,45 +243,33 @@ def _documents(documents: Sequence[Mapping[str, Any]]) -> Table:
 
 
 def _detail(report: Report, registry: Registry) -> Section:
-    blocks = [
-        Block(
-            lines=("-v shows the per-benchmark tables: metrics per model, per field, model pairs",),
-            high=Detail.SHORT,
-        )
-    ]
+    hint = "-v shows the per-benchmark tables: metrics per model, per field, model pairs"
+    blocks = [Block(lines=(hint,), high=Detail.SHORT)]
     for name, entry in sorted(report["benchmarks"].items()):
-        models = entry["models"]
+        models = dict(sorted(entry["models"].items()))
         if not models:
             continue
+        about = (f"version {entry.get('version', '')}", str(entry.get("description") or ""))
+        blocks.append(Block(name, lines=about, low=Detail.PAGE))
         title = f"{name}: models side by side" if len(models) > 1 else f"{name}: metrics"
         blocks.append(_table(title, metrics_table(entry), Detail.FULL))
         per_field = {
-            m: data["metrics"].get("per_field_accuracy") or {} for m, data in sorted(models.items())
+            m: data["metrics"].get("per_field_accuracy") or {} for m, data in models.items()
         }
         if any(per_field.values()):
-            blocks.append(
-                Block(
-                    f"{name}: per-field accuracy",
-                    low=Detail.PAGE,
-                    chart=Chart("field_bars", per_field),
-                )
-            )
+            chart = Chart("field_bars", per_field)
+            blocks.append(Block(f"{name}: per-field accuracy", low=Detail.PAGE, chart=chart))
         blocks += [
             _table(t, table, Detail.FULL) for t, table in paired_sections(name, entry, registry)
         ]
-    for name, model, _, data in model_entries(report):
-        failures = _failures(data["documents"])
-        if failures is not None:
-            blocks.append(_table(f"{name} ({model}): failed documents", failures, Detail.PAGE))
-        documents = _documents(data["documents"])
-        blocks.append(
-            _table(
-                f"{name} ({model}): {len(documents[1])} documents",
-                documents,
-                Detail.PAGE,
-                folded=True,
-            )
-        )
+        for model, data in models.items():
+            failures = _failures(data["documents"])
+            if failures is not None:
+                title = f"{name} ({model}): failed documents"
+                blocks.append(_table(title, failures, Detail.PAGE))
+            documents = _documents(data["documents"])
+            title = f"{name} ({model}): {len(documents[1])} documents"
+            blocks.append(_table(title, documents, Detail.PAGE, folded=True))
     return Section("detail", "per-benchmark detail", tuple(blocks))
 
 

@@ -153,6 +153,10 @@ def pairs_table(report: Report) -> Table | None:
     return (header, rows) if rows else None
 
 
+def _general(value: Any) -> str:
+    return f"{value:g}" if isinstance(value, (int, float)) else fmt(value)
+
+
 def _signed(value: Any) -> str:
     return f"{value:+.4f}" if isinstance(value, float) else fmt(value)
 
@@ -161,7 +165,7 @@ def threshold_table(thresholds: list[Mapping[str, Any]]) -> Table:
     header = ["threshold", "model", "actual", "result"]
     rows = [
         [
-            f"{t.get('benchmark')}:{t.get('metric')} {t.get('op')} {fmt(t.get('value'))}",
+            f"{t.get('benchmark')}:{t.get('metric')} {t.get('op')} {_general(t.get('value'))}",
             str(t.get("model")),
             fmt(t.get("actual")),
             "pass"

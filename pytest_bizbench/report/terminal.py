@@ -31,13 +31,13 @@ def text_table(table: Table) -> list[str]:
 
 
 def block_lines(block: Block) -> list[str]:
-    """A block as terminal lines; a titled single line stays on one line."""
+    """A block as terminal lines, after a blank line unless it is one line long."""
     title = terminal_text(block.title)
     lines = [terminal_text(line) for line in block.lines]
     if not block.header:
         if title and len(lines) == 1:
             return [f"{title}: {lines[0]}"]
-        return [f"{title}:", *(f"  {line}" for line in lines)] if title else lines
+        return ["", f"{title}:", *(f"  {line}" for line in lines)] if title else lines
     table = text_table((list(block.header), [list(r) for r in block.rows]))
     return ["", *([f"{title}:"] if title else []), *table, *lines]
 
