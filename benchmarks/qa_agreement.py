@@ -1,15 +1,21 @@
 """How far `qa-answer` agrees with human graders on a labelled answer set (SPEC §5.4).
 
-The set (`tests/data/qa_agreement/` by default) is FinanceBench-style QA rows in
+A set (`tests/data/qa_agreement/` by default) is FinanceBench-style QA rows in
 `questions.jsonl` (named so that `pytest tests` does not collect them as cases) and
 `answers.jsonl` rows `{financebench_id, config, model_answer, label}`, label one of
-`correct`, `incorrect`, `refusal`. Each answer is graded as
-`qa-answer` grades it (the file's scorer, then the refusal catalog); a grade of 0.5
-or more is correct. Printed: refusal precision, recall and F1; agreement on
-numeric-gold questions (correct or not); three-way agreement overall; each
-configuration's accuracy by our grades and by the labels, and the Spearman rank
-correlation of the two; then every disagreement.
-Usage: python benchmarks/qa_agreement.py [DIR]
+`correct`, `incorrect`, `refusal`; the non-answer corpus (`tests/data/qa_refusal/`)
+adds `class` (the non-answer class of a refusal), `trap` (the precision trap an
+answer sets), `voice`, `setting` and the provider signals `refusal` and
+`finish_reason`. Each answer is graded as `qa-answer` grades it (no judge); a grade
+of 0.5 or more is correct. Printed: refusal precision, recall and F1, then per class
+(recall by the labelled class, precision by the class we found) and per trap (answers
+wrongly called refusals); agreement on numeric-gold questions (correct or not);
+three-way agreement overall; each configuration's accuracy by our grades and by the
+labels, and the Spearman rank correlation of the two; then every disagreement.
+A directory without `questions.jsonl` is read as parts: each subdirectory with one.
+`--summary` leaves the disagreements out (to measure a held-out part without reading
+its rows).
+Usage: python benchmarks/qa_agreement.py [--summary] [DIR ...]
 """
 
 from __future__ import annotations
@@ -37,6 +43,32 @@ class Graded:
     human: str
     ours: str
     numeric_gold: bool
+    human_class: str | None = None
+    our_class: str | None = None
+    trap: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ClassFigures:
+    labelled: int  # human refusals of the class
+    found: int  # of those, ours too
+    flagged: int  # our refusals given this class
+    right: int  # of those, human refusals
+
+    @property
+    def recall(self) -> float | None:
+        return self.found / self.labelled if self.labelled else None
+
+    @property
+    def precision(self) -> float | None:
+        return self.right / self.flagged if self.flagged else None
+
+    @property
+    def f1(self) -> float | None:
+        p, r = self.precision, self.recall
+        if p is None or r is None:
+            return None
+        return 2 * p * r / (p + r) if p + r else 0.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,6 +82,8 @@ class Agreement:
     overall_agreement: float
     accuracy: dict[str, tuple[float, float]]  # config -> (ours, human)
     spearman: float
+    classes: dict[str, ClassFigures]
+    traps: dict[str, tuple[int, int]]  # trap -> (answers, called refusals)
 
 
 def grade_all(directory: Path) -> list[Graded]:
@@ -64,7 +98,8 @@ def grade_all(directory: Path) -> list[Graded]:
     for row in (json.loads(line) for line in lines if line.strip()):
         case = questions[row["financebench_id"]]
         scorer = benchmark.scorer_for(case.format)
-        entry = benchmark.grade(case.question, case.answer, row["model_answer"], scorer)
+        signals = {key: row[key] for key in ("refusal", "finish_reason") if key in row}
+        entry = benchmark.grade(case.question, case.answer, row["model_answer"], scorer, signals)
         if entry["score"] >= CORRECT_AT:
             ours = CORRECT
         else:
@@ -77,6 +112,9 @@ def grade_all(directory: Path) -> list[Graded]:
                 row["label"],
                 ours,
                 is_numeric_gold(case.answer),
+                row.get("class"),
+                entry.get("refusal_class"),
+                row.get("trap"),
             )
         )
     return graded
@@ -107,6 +145,37 @@ def spearman(a: Sequence[float], b: Sequence[float]) -> float:
     return cov / math.sqrt(var_a * var_b) if var_a and var_b else 0.0
 
 
+def by_class(graded: Sequence[Graded]) -> dict[str, ClassFigures]:
+    """Recall by the labelled class of human refusals, precision by the class we found."""
+    names = sorted(
+        {g.human_class for g in graded if g.human == REFUSAL and g.human_class}
+        | {g.our_class for g in graded if g.ours == REFUSAL and g.our_class}
+    )
+    result = {}
+    for name in names:
+        labelled = [g for g in graded if g.human == REFUSAL and g.human_class == name]
+        flagged = [g for g in graded if g.ours == REFUSAL and g.our_class == name]
+        result[name] = ClassFigures(
+            labelled=len(labelled),
+            found=sum(g.ours == REFUSAL for g in labelled),
+            flagged=len(flagged),
+            right=sum(g.human == REFUSAL for g in flagged),
+        )
+    return result
+
+
+def by_trap(graded: Sequence[Graded]) -> dict[str, tuple[int, int]]:
+    """Per precision trap: how many answers set it, how many we called refusals."""
+    traps = sorted({g.trap for g in graded if g.trap})
+    return {
+        trap: (
+            sum(g.trap == trap for g in graded),
+            sum(g.trap == trap and g.ours == REFUSAL for g in graded),
+        )
+        for trap in traps
+    }
+
+
 def measure(directory: Path = DEFAULT_DIR) -> Agreement:
     graded = grade_all(directory)
     both = sum(1 for g in graded if g.human == REFUSAL and g.ours == REFUSAL)
@@ -135,18 +204,40 @@ def measure(directory: Path = DEFAULT_DIR) -> Agreement:
         overall_agreement=sum(g.ours == g.human for g in graded) / len(graded),
         accuracy=accuracy,
         spearman=spearman([a for a, _ in accuracy.values()], [h for _, h in accuracy.values()]),
+        classes=by_class(graded),
+        traps=by_trap(graded),
     )
 
 
-def main(argv: list[str]) -> int:
-    directory = Path(argv[0]) if argv else DEFAULT_DIR
+def parts(directory: Path) -> list[Path]:
+    """The set itself, or each subdirectory holding one."""
+    if (directory / "questions.jsonl").is_file():
+        return [directory]
+    return sorted(p for p in directory.iterdir() if (p / "questions.jsonl").is_file())
+
+
+def _share(value: float | None) -> str:
+    return "    —" if value is None else f"{value:.3f}"
+
+
+def report(directory: Path, *, rows: bool = True) -> None:
     result = measure(directory)
     n = len(result.graded)
+    print(f"== {directory}")
     print(f"answers: {n} ({result.numeric_answers} to numeric-gold questions)")
     print(
         f"refusal: precision {result.refusal_precision:.3f}  recall "
         f"{result.refusal_recall:.3f}  F1 {result.refusal_f1:.3f}"
     )
+    if any(g.human_class for g in result.graded):
+        print("class                   refusals  recall  precision  F1")
+        for name, figures in result.classes.items():
+            print(
+                f"{name:<23} {figures.labelled:8}  {_share(figures.recall)}  "
+                f"{_share(figures.precision):>9}  {_share(figures.f1)}"
+            )
+    for trap, (count, called) in result.traps.items():
+        print(f"trap {trap:<23} {count:3} answers, {called} called refusals")
     print(f"numeric agreement (correct or not): {result.numeric_agreement:.3f}")
     print(f"overall agreement (correct / incorrect / refusal): {result.overall_agreement:.3f}")
     print("config  accuracy ours  accuracy human")
@@ -155,8 +246,16 @@ def main(argv: list[str]) -> int:
     print(f"Spearman rank correlation of the configurations: {result.spearman:.3f}")
     disagreements = [g for g in result.graded if g.ours != g.human]
     print(f"disagreements: {len(disagreements)}")
-    for g in disagreements:
-        print(f"  {g.question_id} {g.config}: human {g.human}, ours {g.ours}: {g.answer}")
+    for g in disagreements if rows else []:
+        answer = json.dumps(g.answer, ensure_ascii=False)  # one line, escaped
+        print(f"  {g.question_id} {g.config}: human {g.human}, ours {g.ours}: {answer}")
+
+
+def main(argv: list[str]) -> int:
+    rows = "--summary" not in argv
+    for directory in [Path(arg) for arg in argv if arg != "--summary"] or [DEFAULT_DIR]:
+        for part in parts(directory):
+            report(part, rows=rows)
     return 0
 
 

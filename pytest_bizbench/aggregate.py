@@ -24,8 +24,11 @@ from pytest_bizbench.scoring.passk import sample_metrics
 from pytest_bizbench.sdk import BenchmarkPlugin, ExtendedDocument, ScoredDocument
 
 PASSED, FAILED = "passed", "failed"
-# a failing case whose samples flip, with ini bizbench_flaky = xfail (SPEC §16)
-XFAILED = "xfailed"
+# pytest's words for an xfail-marked case (or a flaky one under ini bizbench_flaky =
+# xfail): the report's `outcome` keeps its three words (`failed` / `passed`) and
+# `pytest_outcome` carries pytest's word beside it
+XFAILED, XPASSED = "xfailed", "xpassed"
+RERUN = "rerun"  # pytest-rerunfailures: an attempt that is tried again
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,6 +38,7 @@ class ReportDocument:
     nodeid: str
     outcome: str
     payload: DocumentPayload
+    pytest_outcome: str = ""  # `xfailed` / `xpassed` for an xfail-marked or flaky case
 
     def as_json(self) -> dict[str, Any]:
         p = self.payload
@@ -59,6 +63,8 @@ class ReportDocument:
             out["latency_ms"] = round(p.latency_ms, 3)
         if p.message and self.outcome != PASSED:
             out["message"] = p.message
+        if self.pytest_outcome:
+            out["pytest_outcome"] = self.pytest_outcome
         return out
 
     @classmethod
@@ -87,7 +93,7 @@ class ReportDocument:
             message=str(doc.get("message") or ""),
             cluster=None if doc.get("cluster") is None else str(doc["cluster"]),
         )
-        return cls(str(doc["nodeid"]), outcome, payload)
+        return cls(str(doc["nodeid"]), outcome, payload, str(doc.get("pytest_outcome") or ""))
 
     def scored(self) -> ScoredDocument:
         p = self.payload
@@ -121,15 +127,31 @@ class Aggregator:
         outcome: str,
         user_properties: list[tuple[str, Any]],
         longrepr: str,
+        *,
+        wasxfail: bool = False,
     ) -> None:
-        """Take the setup, call or crash report of an item; teardown adds nothing."""
-        if when == "teardown" or (when == "setup" and outcome != FAILED):
+        """Take the setup, call or crash report of an item; teardown adds nothing.
+
+        The last report of an item wins: an attempt that a rerun plugin retries
+        (outcome `rerun`) is dropped, and a later attempt replaces what an earlier
+        one left. An xfail-marked case that fails stays `failed`, with pytest's
+        `xfailed` beside it; one that passes stays `passed`, with `xpassed`.
+        """
+        if when == "teardown" or outcome == RERUN or (when == "setup" and outcome != FAILED):
             return
         self.reported.add(nodeid)
+        self.errors.pop(nodeid, None)
+        self.documents.pop(nodeid, None)
         payload = find_payload(user_properties) if when in ("setup", "call") else None
-        if when == "call" and payload is not None and outcome in (PASSED, FAILED, XFAILED):
-            self.documents[nodeid] = ReportDocument(nodeid, outcome, payload)
-            return
+        if when == "call" and payload is not None and payload.status != ERROR:
+            if wasxfail and outcome in (PASSED, "skipped"):  # pytest's word beside ours
+                xpassed = outcome == PASSED
+                word, said = (PASSED, XPASSED) if xpassed else (FAILED, XFAILED)
+                self.documents[nodeid] = ReportDocument(nodeid, word, payload, said)
+                return
+            if outcome in (PASSED, FAILED):
+                self.documents[nodeid] = ReportDocument(nodeid, outcome, payload)
+                return
         if outcome == "skipped":
             return
         if payload is None:

@@ -93,7 +93,8 @@ def _merge(args: argparse.Namespace, pytest_args: Sequence[str]) -> int:
     except ReportError as exc:
         return _fail("merge", exc)
     command = MergeCommand(shards, Path(args.output))
-    code = pytest.main(_with_plugin(pytest_args), plugins=[command])
+    # pytest's own terminal output would only say that no tests ran
+    code = pytest.main(_with_plugin(["-p", "no:terminal", *pytest_args]), plugins=[command])
     print(
         "\n".join(map(terminal_text, command.lines)),
         file=sys.stdout if code in (0, 1) else sys.stderr,

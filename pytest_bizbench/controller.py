@@ -12,6 +12,7 @@ import fnmatch
 import platform
 import time
 from collections.abc import Mapping
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -19,7 +20,6 @@ import pytest
 
 from pytest_bizbench.agent_runs import AgentRuns, agent_benchmarks, collect_agent_runs
 from pytest_bizbench.aggregate import (
-    XFAILED,
     Aggregator,
     ReportDocument,
     metrics_by_benchmark,
@@ -33,13 +33,17 @@ from pytest_bizbench.baseline import (
     nothing_to_save,
     save_baseline,
 )
-from pytest_bizbench.gate import Completeness, evaluate_thresholds, gate_reasons
+from pytest_bizbench.baseline_coverage import coverage_reasons, missing_from_run
+from pytest_bizbench.gate import Completeness, Registered, evaluate_thresholds, gate_reasons
+from pytest_bizbench.gate_outcome import report_gate
 from pytest_bizbench.items import parse_item_name
 from pytest_bizbench.payload import ERROR, DocumentPayload
-from pytest_bizbench.report import RunResult, build_report, write_report
+from pytest_bizbench.registry import late_registration, unloaded_registrar
+from pytest_bizbench.report import RunResult, build_report
+from pytest_bizbench.report.json_report import write_report_or_say
 from pytest_bizbench.report.markdown import append_step_summary
 from pytest_bizbench.report.terminal import write_summary
-from pytest_bizbench.runstate import RUN_STATE, RunState
+from pytest_bizbench.runstate import RUN_STATE, RunState, runs_items
 
 CONTROLLER = pytest.StashKey["Controller"]()
 
@@ -81,23 +85,34 @@ def conclude(
     runs = runs or AgentRuns()
     agent = agent_benchmarks(registry)
     paired = {name: runs.with_deltas(p) if name in agent else p for name, p in paired.items()}
-    thresholds = evaluate_thresholds(settings.thresholds, metrics)
+    registered = Registered(
+        {b.name: tuple(b.target_labels) for b in registry.benchmarks},
+        sorted({label for docs in documents.values() for d in docs for label in d.payload.labels}),
+    )
+    # a shard judges only its own completeness: the merge judges the rest
+    thresholds = (
+        [] if settings.shard else evaluate_thresholds(settings.thresholds, metrics, registered)
+    )
     comparisons = (
         compare_run(documents, metrics, registry, baseline, settings.baseline)
         if baseline is not None
         else Comparisons()
     )
-    verdicts = comparisons.reasons(
-        settings.baseline, accept=accepts_verdicts(completeness, settings.baseline)
+    accept = settings.shard or accepts_verdicts(completeness, settings.baseline)
+    verdicts = comparisons.reasons(settings.baseline, accept=accept)
+    missing = missing_from_run(baseline, documents.keys()) if baseline is not None else {}
+    coverage = coverage_reasons(
+        missing, judged=not (accept or completeness.filtered or settings.allow_missing)
     )
+    problems = [*problems, *pair_problems, *verdicts, *coverage]
     return RunResult(
         documents=documents,
         metrics=metrics,
         thresholds=thresholds,
         completeness=completeness,
-        reasons=gate_reasons(thresholds, completeness, [*problems, *pair_problems, *verdicts]),
+        reasons=gate_reasons(thresholds, completeness, problems),
         run=run,
-        comparisons=comparisons.results,
+        comparisons={**comparisons.results, **missing},
         paired=paired,
         runs={name: runs.summaries() for name in agent if runs.by_model},
     )
@@ -158,6 +173,9 @@ class Controller:
     @pytest.hookimpl(optionalhook=True)
     def pytest_xdist_node_collection_finished(self, node: Any, ids: list[str]) -> None:
         if self.selected is None:
+            late = unloaded_registrar(self.config, ids)
+            if late is not None:  # the usage error a serial run raises while collecting
+                pytest.exit(late_registration(late), returncode=pytest.ExitCode.USAGE_ERROR)
             self.selected = list(ids)
 
     def pytest_collectreport(self, report: pytest.CollectReport) -> None:
@@ -168,9 +186,13 @@ class Controller:
         if not self._is_case(report.nodeid):  # a plain test next to the cases
             return
         longrepr = str(report.longrepr) if report.failed else ""
-        outcome = XFAILED if report.skipped and hasattr(report, "wasxfail") else report.outcome
         self.aggregator.add_report(
-            report.nodeid, report.when, outcome, report.user_properties, longrepr
+            report.nodeid,
+            report.when,
+            report.outcome,
+            report.user_properties,
+            longrepr,
+            wasxfail=hasattr(report, "wasxfail"),
         )
 
     def _completeness(self, exitstatus: int) -> Completeness:
@@ -183,6 +205,7 @@ class Controller:
             scored=sum(1 for d in self.aggregator.documents.values() if d.outcome != "error"),
             errors=tuple(self.aggregator.error_list()),
             missing=tuple(self.aggregator.missing()),
+            shard=self.config.stash[RUN_STATE].settings.shard,
             notes=tuple(self._prediction_notes()),
         )
 
@@ -208,9 +231,14 @@ class Controller:
             "pytest": pytest.__version__,
         }
 
-    @pytest.hookimpl(trylast=True)
+    @pytest.hookimpl(tryfirst=True)
     def pytest_sessionfinish(self, session: pytest.Session, exitstatus: int) -> None:
-        if self.config.option.collectonly:
+        """Judge and report; first, so JUnit XML and the terminal see the gate outcome.
+
+        Every report has arrived by now, also under xdist (its workers report
+        during the test loop).
+        """
+        if not runs_items(self.config) or exitstatus == pytest.ExitCode.USAGE_ERROR:
             return  # nothing was meant to run: no report, no gate
         state = self.config.stash[RUN_STATE]
         runs = collect_agent_runs(self.config, state)  # no items: read here (agent_runs.py)
@@ -235,26 +263,36 @@ class Controller:
         )
         path = state.settings.report_path
         report = build_report(self.result, registry)
-        self.report = report
-        try:
-            write_report(report, path)
+        self.report_error = write_report_or_say(report, path)
+        if self.report_error is None:
             self.report_path = path
-        except OSError as exc:
-            self.report_error = f"cannot write report {path}: {exc.strerror or exc}"
         self.saved_baseline = save_baseline(report, completeness, state.settings.baseline)
         try:
             append_step_summary(report, registry)
         except OSError as exc:
             self.report_error = f"cannot append step summary: {exc}"
-        failed = (
-            not self.result.passed
-            or self.report_error is not None
-            or (self.saved_baseline is not None and not self.saved_baseline[0])
-        )
-        if failed and session.exitstatus == pytest.ExitCode.OK:
+        reasons = [*self.result.reasons]
+        if self.report_error is not None:
+            reasons.append(self.report_error)
+        if self.saved_baseline is not None and not self.saved_baseline[0]:
+            reasons.append(self.saved_baseline[1])
+        self.result = replace(self.result, reasons=reasons)
+        self.report = {**report, "gate": {"passed": not reasons, "reasons": reasons}}  # shown
+        if completeness.collected:
+            report_gate(session, reasons)
+        if reasons and session.exitstatus == pytest.ExitCode.OK:
             session.exitstatus = pytest.ExitCode.TESTS_FAILED
 
-    def pytest_terminal_summary(self, terminalreporter: pytest.TerminalReporter) -> None:
+    def pytest_terminal_summary(
+        self, terminalreporter: pytest.TerminalReporter, exitstatus: int
+    ) -> None:
+        if exitstatus == pytest.ExitCode.NO_TESTS_COLLECTED and runs_items(self.config):
+            patterns = self.config.stash[RUN_STATE].settings.case_patterns
+            terminalreporter.write_line(
+                f"bizbench: no case file found; looked for {' '.join(patterns)} "
+                "(ini bizbench_case_patterns)",
+                yellow=True,
+            )
         if self.report is not None:
             registry = self.config.stash[RUN_STATE].registry
             write_summary(

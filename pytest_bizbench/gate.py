@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import difflib
 import math
 import operator
 import re
-from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
+from collections import Counter
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 _OPS: dict[str, Callable[[float, float], bool]] = {
@@ -77,6 +79,29 @@ def parse_threshold(text: str) -> Threshold:
     return Threshold(benchmark, model, metric, match["op"], value, text.strip())
 
 
+def _closest(name: str, known: Sequence[str]) -> str:
+    close = difflib.get_close_matches(name, known, n=1, cutoff=0.6)
+    return f"; did you mean {close[0]!r}?" if close else f" (known: {', '.join(known)})"
+
+
+def check_threshold_names(
+    thresholds: Iterable[Threshold], benchmarks: Sequence[str], models: Sequence[str]
+) -> None:
+    """Raise ValueError for a threshold naming an unknown benchmark or model, before
+    anything runs: a typo must not turn a gate off after an hour of model calls."""
+    for t in thresholds:
+        if t.benchmark not in benchmarks:
+            raise ValueError(
+                f"threshold {t.text!r}: no benchmark {t.benchmark!r} is registered"
+                + _closest(t.benchmark, sorted(benchmarks))
+            )
+        if t.model is not None and t.model not in models:
+            raise ValueError(
+                f"threshold {t.text!r}: no model {t.model!r} in this run's predictions"
+                + _closest(t.model, list(models))
+            )
+
+
 def resolve_metric(metrics: Mapping[str, Any], path: str) -> Any:
     """Follow a dotted path; keys may themselves hold dots, so the longest key wins."""
     node: Any = metrics
@@ -94,18 +119,58 @@ def resolve_metric(metrics: Mapping[str, Any], path: str) -> Any:
     return node
 
 
+def metric_paths(metrics: Mapping[str, Any], prefix: str = "") -> list[str]:
+    """Every dotted path to a number in the metrics, for suggesting the closest one."""
+    paths = []
+    for key, value in metrics.items():
+        path = f"{prefix}{key}"
+        if isinstance(value, Mapping):
+            paths += metric_paths(value, path + ".")
+        elif isinstance(value, (int, float)) and not isinstance(value, bool):
+            paths.append(path)
+    return paths
+
+
+def _unknown_metric(metrics: Mapping[str, Any], path: str) -> str:
+    close = difflib.get_close_matches(path, metric_paths(metrics), n=1, cutoff=0.5)
+    hint = f"; did you mean {close[0]!r}?" if close else ""
+    return f"no such metric{hint} (top-level metrics: {', '.join(sorted(metrics)) or 'none'})"
+
+
+@dataclass(frozen=True, slots=True)
+class Registered:
+    """What the thresholds need to know of the registered benchmarks and the cases
+    seen, to say why a benchmark has no metrics."""
+
+    target_labels: Mapping[str, Sequence[str]] = field(default_factory=dict)
+    labels_seen: Sequence[str] = ()
+
+    def no_metrics(self, benchmark: str) -> str:
+        targets = self.target_labels.get(benchmark)
+        if targets is None:
+            return "no such benchmark"
+        return (
+            f"benchmark {benchmark!r} scored no case: its target_labels {list(targets)} "
+            f"matched none of the labels seen ({sorted(set(self.labels_seen))})"
+        )
+
+
 def evaluate_thresholds(
-    thresholds: Iterable[Threshold], metrics: Mapping[tuple[str, str], Mapping[str, Any]]
+    thresholds: Iterable[Threshold],
+    metrics: Mapping[tuple[str, str], Mapping[str, Any]],
+    registered: Registered | None = None,
 ) -> list[ThresholdResult]:
     """Check each threshold against every model it names (all models when none)."""
+    registered = registered or Registered()
     results = []
     for t in thresholds:
         models = sorted(m for b, m in metrics if b == t.benchmark)
+        if not models:
+            note = registered.no_metrics(t.benchmark)
+            results.append(ThresholdResult(t, t.model or "*", None, False, note))
+            continue
         if t.model is not None:
             models = [t.model]
-        if not models:
-            results.append(ThresholdResult(t, t.model or "*", None, False, "no such benchmark"))
-            continue
         for model in models:
             found = metrics.get((t.benchmark, model))
             if found is None:
@@ -113,7 +178,9 @@ def evaluate_thresholds(
                 continue
             actual = resolve_metric(found, t.metric)
             if isinstance(actual, bool) or not isinstance(actual, (int, float)):
-                note = "no such metric" if actual is None else "metric is not a number"
+                note = (
+                    _unknown_metric(found, t.metric) if actual is None else "metric is not a number"
+                )
                 results.append(ThresholdResult(t, model, None, False, note))
                 continue
             value = float(actual)
@@ -132,6 +199,7 @@ class Completeness:
     scored: int
     errors: tuple[dict[str, Any], ...]
     missing: tuple[dict[str, Any], ...]
+    shard: bool = False  # one CI shard of a run (--bizbench-shard)
     notes: tuple[str, ...] = ()  # said once, never failing (rows that match no case)
 
     @property
@@ -148,6 +216,7 @@ class Completeness:
             "interrupted": self.interrupted,
             "errors": list(self.errors),
             "missing": list(self.missing),
+            "shard": self.shard,
             "notes": list(self.notes),
         }
 
@@ -162,11 +231,17 @@ class Completeness:
             )
         if self.errors:
             found.append(f"incomplete run: {_count(len(self.errors), 'error')}")
-            found += [f"  error: {_error_text(e)}" for e in self.errors]
+            found += _once("error", [_error_text(e) for e in self.errors])
         if self.missing:
             found.append(f"incomplete run: {_count(len(self.missing), 'missing prediction')}")
-            found += [f"  missing: {m['message']}" for m in self.missing]
+            found += _once("missing", [str(m["message"]) for m in self.missing])
         return found
+
+
+def _once(kind: str, messages: list[str]) -> list[str]:
+    """Each distinct message once, in first-seen order, with how often it came."""
+    counts = Counter(messages)
+    return [f"  {kind}: {text}" + (f" ({n} times)" if n > 1 else "") for text, n in counts.items()]
 
 
 def _count(n: int, noun: str) -> str:

@@ -27,7 +27,14 @@ from pytest_bizbench.failure import (
     ScoreBelowPassMark,
     unscored_fields,
 )
-from pytest_bizbench.payload import ERROR, MISSING, PAYLOAD_KEY, SKIPPED, DocumentPayload
+from pytest_bizbench.payload import (
+    ERROR,
+    MISSING,
+    OWN_PROPERTIES,
+    PAYLOAD_KEY,
+    SKIPPED,
+    DocumentPayload,
+)
 from pytest_bizbench.predcache import PredictionCache
 from pytest_bizbench.runstate import run_state
 from pytest_bizbench.scoring.passk import flaky_message
@@ -46,10 +53,11 @@ class CaseFile(pytest.File):
         loaded = self.kind.load(self.path, state.settings)
         models = state.settings.models
         items: list[tuple[tuple[str, str, str], pytest.Item]] = []
+        names: set[str] = set()
         for entry in loaded:
             if isinstance(entry, CaseError):
                 shown = replace(entry, path=self.nodeid)  # the path as node ids show it
-                name = _error_name(shown)
+                name = _unique(_error_name(shown), names)
                 items.append(((name, "", ""), ErrorItem.from_parent(self, name=name, error=shown)))
                 continue
             benchmarks = state.registry.targeting(self.kind.name, entry.labels)
@@ -60,7 +68,7 @@ class CaseFile(pytest.File):
                     f"no benchmark targets case {entry.id!r} with labels {list(entry.labels)}",
                     entry.id,
                 )
-                name = f"{entry.id}[no-benchmark]"
+                name = _unique(f"{terminal_text(entry.id)}[no-benchmark]", names)
                 items.append(
                     ((entry.id, "", ""), ErrorItem.from_parent(self, name=name, error=error))
                 )
@@ -102,12 +110,24 @@ def parse_item_name(
     return None
 
 
+def _unique(name: str, taken: set[str]) -> str:
+    """An error item's name, numbered (`id[invalid-2]`) when the file already has it:
+    two bad documents with one id are two items, each with its own node id."""
+    shown, n = name, 1
+    while shown in taken:
+        n += 1
+        stem, _, bracket = name.rpartition("[")
+        shown = f"{stem}[{bracket[:-1]}-{n}]" if stem else f"{name}-{n}"
+    taken.add(shown)
+    return shown
+
+
 def _error_name(error: CaseError) -> str:
     if error.line is None and error.case_id is None:
         return "file-error"
     if error.line is not None:
         return f"line-{error.line}[invalid]"
-    return f"{error.case_id}[invalid]"
+    return f"{terminal_text(error.case_id)}[invalid]"
 
 
 class BizbenchItem(pytest.Item):
@@ -122,6 +142,9 @@ class BizbenchItem(pytest.Item):
         each payload crosses from an xdist worker once.
         """
         self.payload = payload
+        # a rerun (pytest-rerunfailures) publishes again: only the last attempt's count
+        ours = {PAYLOAD_KEY, *OWN_PROPERTIES}
+        self.user_properties[:] = [p for p in self.user_properties if p[0] not in ours]
         self.user_properties.extend(payload.properties())
 
     def teardown(self) -> None:
@@ -180,9 +203,12 @@ class CaseItem(BizbenchItem):
         self.benchmark = benchmark
         self.model = model
 
-    def setup(self) -> None:
+    def evaluate(self) -> DocumentPayload:
+        """Predict and score: in `runtest`, so --collect-only, --setup-only and
+        --setup-plan call no model. The predict hook is asked through the item's
+        own hook proxy, so a conftest answers for its own directory only."""
         state = run_state(self.config)
-        hook = self.config.hook.pytest_bizbench_predict
+        hook = self.ihook.pytest_bizbench_predict
         predict = None
         if hook.get_hookimpls():
 
@@ -209,12 +235,9 @@ class CaseItem(BizbenchItem):
             samples=SampleRule(self.pass_mark()[0], state.settings.qa.pass_at_k),
             cluster_by=state.settings.cluster_by,
         )
-        self.payload = payload
         if llm is not None:
             llm.stop_if_refused(self.session)
-        if payload.status == ERROR:
-            self.publish(payload)
-            raise BenchmarkCrash(payload.message)
+        return payload
 
     def pass_mark(self) -> tuple[float, str]:
         if self.case.min_score is not None:
@@ -225,9 +248,10 @@ class CaseItem(BizbenchItem):
         return self.benchmark.min_score, f"{self.benchmark.name} min_score"
 
     def runtest(self) -> None:
-        payload = self.payload
-        assert payload is not None, "setup() scores the case"
+        payload = self.evaluate()
         self.publish(payload)
+        if payload.status == ERROR:
+            raise BenchmarkCrash(payload.message)
         if payload.status == MISSING:
             raise MissingPrediction(payload.message)
         if payload.status == SKIPPED:  # in the call phase, so the item counts as run

@@ -23,7 +23,7 @@ from pytest_bizbench.agent_runs import AgentRuns, collect_agent_runs
 from pytest_bizbench.aggregate import Aggregator
 from pytest_bizbench.baseline import load_baseline, save_baseline
 from pytest_bizbench.controller import conclude
-from pytest_bizbench.gate import Completeness
+from pytest_bizbench.gate import Completeness, check_threshold_names
 from pytest_bizbench.payload import ERROR
 from pytest_bizbench.registry import Registry, fingerprint
 from pytest_bizbench.report import RunResult, build_report, write_report
@@ -31,7 +31,7 @@ from pytest_bizbench.report.markdown import append_step_summary
 from pytest_bizbench.report.reader import completeness_of, report_documents
 from pytest_bizbench.report.tables import summary_table
 from pytest_bizbench.report.terminal import text_table
-from pytest_bizbench.runstate import RunState, start_run
+from pytest_bizbench.runstate import MERGING, RunState, run_state
 
 SHOWN_OVERLAPS = 5
 
@@ -150,6 +150,15 @@ def merge(shards: Sequence[Shard], state: RunState, runs: AgentRuns) -> RunResul
     read again from the paths the merge was given, as a run over them would.
     """
     check_benchmarks(shards, state.registry)
+    models = sorted(
+        {m for s in shards for e in s.report["benchmarks"].values() for m in e["models"]}
+    )
+    try:
+        check_threshold_names(
+            state.settings.thresholds, [b.name for b in state.registry.benchmarks], models
+        )
+    except ValueError as exc:
+        raise MergeRefused(str(exc)) from None
     aggregator = merge_documents(shards)
     for error in runs.errors.values():
         add_shared_error(aggregator, error)
@@ -161,22 +170,40 @@ def merge(shards: Sequence[Shard], state: RunState, runs: AgentRuns) -> RunResul
 
 
 class MergeCommand:
-    """A pytest plugin that does the merge in place of a test session.
+    """A pytest plugin that does the merge in place of running tests.
 
-    pytest parses the arguments, reads the ini file and loads the start-up
-    conftests, so the merge sees the benchmarks and options a run would; then
-    `pytest_cmdline_main` answers before anything is collected.
+    The session goes through configure, sessionstart, sessionfinish and unconfigure
+    like a run, so plugins and conftests see a whole session; pytest parses the
+    arguments, reads the ini file and loads the start-up conftests, so the merge sees
+    the benchmarks and options a run would. Nothing is collected and the
+    controller stands down (`MERGING`): this command writes the report.
     """
 
     def __init__(self, shards: Sequence[Shard], output: Path) -> None:
         self.shards = shards
         self.output = output
         self.lines: list[str] = []
+        self.code = 0
+
+    def pytest_configure(self, config: pytest.Config) -> None:
+        config.stash[MERGING] = True
 
     @pytest.hookimpl(tryfirst=True)
-    def pytest_cmdline_main(self, config: pytest.Config) -> int:
+    def pytest_collection(self, session: pytest.Session) -> bool:
+        return True  # the shards' documents are the items
+
+    @pytest.hookimpl(tryfirst=True)
+    def pytest_runtestloop(self, session: pytest.Session) -> bool:
+        self.code = self.run(session.config)
+        return True
+
+    @pytest.hookimpl(trylast=True)
+    def pytest_sessionfinish(self, session: pytest.Session) -> None:
+        session.exitstatus = self.code
+
+    def run(self, config: pytest.Config) -> int:
+        state = run_state(config)
         try:
-            state = start_run(config)
             result = merge(self.shards, state, collect_agent_runs(config, state))
         except (MergeRefused, pytest.UsageError) as exc:
             self.lines.append(f"bizbench merge: {exc}")
@@ -185,7 +212,7 @@ class MergeCommand:
         try:
             write_report(report, self.output)
             append_step_summary(report, state.registry)
-        except OSError as exc:
+        except (OSError, TypeError, ValueError) as exc:
             self.lines.append(f"bizbench merge: cannot write {self.output}: {exc}")
             return 1
         self.lines += [

@@ -23,6 +23,7 @@ PAYLOAD_KEY = "bizbench"
 SCORE_KEY = "bizbench_score"
 BENCHMARK_KEY = "bizbench_benchmark"
 MODEL_KEY = "bizbench_model"
+OWN_PROPERTIES = (SCORE_KEY, BENCHMARK_KEY, MODEL_KEY)
 MAX_TEXT = 500  # characters of one string kept in report details
 MAX_ITEMS = 200  # entries of one list or object kept in report details
 SMALL_JSON = 8000  # characters of plain JSON that pass as they are
@@ -34,66 +35,93 @@ SCORED, MISSING, ERROR = "scored", "missing", "error"
 SKIPPED = "skipped"
 
 
-def jsonable(value: Any, depth: int = 0, *, bounded: bool = True) -> Any:
+def jsonable(
+    value: Any, depth: int = 0, *, bounded: bool = True, notes: list[str] | None = None
+) -> Any:
     """Plain JSON data for any value a benchmark may put in its details or metrics.
 
-    Decimal, dates, sets, bytes, enums, paths and dataclasses are converted; NaN and
-    infinities become None (JSON has no spelling for them). `bounded` cuts long
-    strings and collections so one document's details cannot bloat the report;
-    metrics are converted unbounded.
+    Keys become strings; Decimal, dates, sets, bytes, enums, paths and dataclasses
+    are converted; NaN and infinities become None (JSON has no spelling for them),
+    each one noted in `notes` when given. `bounded` cuts long strings and
+    collections so one document's details cannot bloat the report; metrics are
+    converted unbounded.
     """
+
+    def inner(item: Any, level: int) -> Any:
+        return jsonable(item, level, bounded=bounded, notes=notes)
+
     if value is None or isinstance(value, (bool, int)):
         return value
     if isinstance(value, float):
-        return value if math.isfinite(value) else None
+        if math.isfinite(value):
+            return value
+        if notes is not None:
+            notes.append(repr(value))
+        return None
     if isinstance(value, str):
         return value if not bounded or len(value) <= MAX_TEXT else value[:MAX_TEXT] + "…"
     if bounded and depth >= MAX_DEPTH:
         return "…"
     limit = MAX_ITEMS if bounded else None
     if isinstance(value, decimal.Decimal):
-        return float(value) if value.is_finite() else None
+        return inner(float(value) if value.is_finite() else math.nan, depth)
     if isinstance(value, (dt.date, dt.time)):
         return value.isoformat()
     if isinstance(value, enum.Enum):
-        return jsonable(value.value, depth + 1, bounded=bounded)
+        return inner(value.value, depth + 1)
     if isinstance(value, (bytes, bytearray)):
         try:
-            return jsonable(bytes(value).decode("utf-8"), depth, bounded=bounded)
+            return inner(bytes(value).decode("utf-8"), depth)
         except UnicodeDecodeError:
             return base64.b64encode(bytes(value)).decode("ascii")
     if isinstance(value, PurePath):
         return value.as_posix()
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return jsonable(dataclasses.asdict(value), depth, bounded=bounded)
+        return inner(dataclasses.asdict(value), depth)
     if isinstance(value, Mapping):
         items = list(value.items())
-        out = {str(k): jsonable(v, depth + 1, bounded=bounded) for k, v in items[:limit]}
+        out = {str(k): inner(v, depth + 1) for k, v in items[:limit]}
         if limit is not None and len(items) > limit:
             out["…"] = f"{len(items) - limit} more entries"
         return out
     if isinstance(value, (set, frozenset)):
         value = sorted(value, key=repr)
     if isinstance(value, (list, tuple)):
-        out_list = [jsonable(v, depth + 1, bounded=bounded) for v in value[:limit]]
+        out_list = [inner(v, depth + 1) for v in value[:limit]]
         if limit is not None and len(value) > limit:
             out_list.append(f"… {len(value) - limit} more items")
         return out_list
-    return jsonable(repr(value), depth, bounded=bounded)
+    return inner(repr(value), depth)
 
 
-def bounded_json(value: dict[str, Any]) -> Any:
-    """`jsonable(value)`, skipping the walk for what is already small, plain JSON.
+JSON_NOTE_KEY = "json_note"
 
-    Built-in benchmarks hand over plain, bounded details; checking that with the C
-    encoder costs a fraction of walking them in Python for every document.
+
+def bounded_json(value: dict[str, Any]) -> dict[str, Any]:
+    """The one normaliser of a payload's details and metadata, applied where the
+    payload is built: whatever a benchmark returns, the result is plain JSON that
+    the report can always write (string keys, no NaN, bounded size).
+
+    Small plain JSON is checked with the C encoder and read back, which also turns
+    non-string keys into strings, at a fraction of the cost of walking it in Python;
+    anything else is walked by `jsonable`, and values that had no JSON spelling
+    are named in `details["json_note"]`.
     """
     try:
-        if len(json.dumps(value, allow_nan=False)) <= SMALL_JSON:
-            return value
-    except (TypeError, ValueError):
+        text = json.dumps(value, allow_nan=False)
+        if len(text) <= SMALL_JSON:
+            loaded: dict[str, Any] = json.loads(text)
+            return loaded
+    except (TypeError, ValueError, RecursionError):
         pass
-    return jsonable(value)
+    notes: list[str] = []
+    out = jsonable(value, notes=notes)
+    if not isinstance(out, dict):
+        out = {"value": out}
+    if notes:
+        shown = ", ".join(sorted(set(notes)))
+        out[JSON_NOTE_KEY] = f"{len(notes)} value(s) with no JSON spelling ({shown}) became null"
+    return out
 
 
 @dataclass(frozen=True, slots=True)

@@ -5,7 +5,6 @@ from __future__ import annotations
 import contextlib
 import fnmatch
 import signal
-from collections.abc import Generator
 from pathlib import Path
 from types import FrameType
 from typing import Any
@@ -18,6 +17,7 @@ from pytest_bizbench.controller import CONTROLLER, Controller
 from pytest_bizbench.failure import CaseFailure
 from pytest_bizbench.items import CaseFile
 from pytest_bizbench.payload import find_note, find_score
+from pytest_bizbench.registry import check_late_registrations
 from pytest_bizbench.runstate import run_state, start_run
 from pytest_bizbench.selection import narrow_questions
 from pytest_bizbench.settings import add_options
@@ -78,6 +78,8 @@ def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Col
 
 @pytest.hookimpl(trylast=True)
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    if not _is_worker(config):  # under xdist the controller checks (controller.py)
+        check_late_registrations(config, run_state(config).registrars)
     narrow_questions(config, items)
 
 
@@ -87,6 +89,8 @@ def pytest_report_teststatus(
     """Show each case's score in verbose output: `PASSED 0.83`, and with `-v` the
     benchmark's note on it: `PASSED 0.50 (p1 EXACT, p2 MISS)`."""
     if report.when != "call" or report.outcome not in ("passed", "failed"):
+        return None
+    if hasattr(report, "wasxfail"):  # xpassed (or strict): pytest's own words
         return None
     score = find_score(report.user_properties)
     if score is None:
@@ -98,17 +102,28 @@ def pytest_report_teststatus(
     return report.outcome, letter, (f"{word} ({note})" if note else word, markup)
 
 
-@pytest.hookimpl(wrapper=True)
+@pytest.hookimpl(tryfirst=True)
 def pytest_runtest_makereport(
     item: pytest.Item, call: pytest.CallInfo[None]
-) -> Generator[None, pytest.TestReport, pytest.TestReport]:
-    """Show a case that fails at setup (bad file, crashed benchmark) as its message.
+) -> pytest.TestReport | None:
+    """Report our own setup failures (a bad file, case or benchmark) as their message.
 
-    pytest renders setup failures as tracebacks, bypassing `repr_failure`; for our
-    own failures the message is the whole story.
+    pytest renders a setup failure as a traceback, parsing source for every error
+    item, which the message replaces anyway; building the report here skips that.
+    Call-phase failures already go through the item's `repr_failure`.
     """
-    report = yield
     excinfo = call.excinfo
-    if call.when == "setup" and excinfo is not None and isinstance(excinfo.value, CaseFailure):
-        report.longrepr = excinfo.value.render()
-    return report
+    if call.when != "setup" or excinfo is None or not isinstance(excinfo.value, CaseFailure):
+        return None
+    return pytest.TestReport(
+        nodeid=item.nodeid,
+        location=item.location,
+        keywords=dict.fromkeys(item.keywords, 1),
+        outcome="failed",
+        longrepr=excinfo.value.render(),
+        when="setup",
+        duration=call.duration,
+        start=call.start,
+        stop=call.stop,
+        user_properties=item.user_properties,
+    )

@@ -6,9 +6,10 @@ from dataclasses import dataclass
 
 import pytest
 
+from pytest_bizbench.gate import check_threshold_names
 from pytest_bizbench.llm.runtime import LLMRuntime, open_runtime
 from pytest_bizbench.predictions import Predictions
-from pytest_bizbench.registry import Registry, build_registry
+from pytest_bizbench.registry import Registry, build_registry, registering_conftests
 from pytest_bizbench.settings import Settings, read_settings
 
 
@@ -17,20 +18,32 @@ class RunState:
     settings: Settings
     registry: Registry
     predictions: Predictions
+    registrars: frozenset[str] = frozenset()  # conftests whose benchmarks are registered
     llm: LLMRuntime | None = None  # the endpoint, when a judge, embedding or llm: model is set
 
 
 RUN_STATE = pytest.StashKey[RunState]()
+#: set by `bizbench merge`, whose session runs no items and writes its own report
+MERGING = pytest.StashKey[bool]()
 
 
 def start_run(config: pytest.Config) -> RunState:
     """Read settings and build the registry; a bad option or benchmark is a UsageError."""
     settings = read_settings(config)
     llm = open_runtime(config, settings.llm, settings.prediction_cache)
+    registry = build_registry(config, settings, llm)
+    if not config.stash.get(MERGING, False):  # a merge names what its shards lack first
+        try:
+            check_threshold_names(
+                settings.thresholds, [b.name for b in registry.benchmarks], settings.models
+            )
+        except ValueError as exc:
+            raise pytest.UsageError(str(exc)) from None
     state = RunState(
         settings=settings,
-        registry=build_registry(config, settings, llm),
+        registry=registry,
         predictions=Predictions.open(settings.predictions, settings.max_case_bytes),
+        registrars=registering_conftests(config),
         llm=llm,
     )
     config.stash[RUN_STATE] = state
@@ -39,3 +52,15 @@ def start_run(config: pytest.Config) -> RunState:
 
 def run_state(config: pytest.Config) -> RunState:
     return config.stash[RUN_STATE]
+
+
+def runs_items(config: pytest.Config) -> bool:
+    """Whether this session runs case items' tests: not under --collect-only,
+    --setup-only, --setup-plan (no model called, no report) or `bizbench merge`."""
+    option = config.option
+    return not (
+        option.collectonly
+        or getattr(option, "setuponly", False)
+        or getattr(option, "setupplan", False)
+        or config.stash.get(MERGING, False)
+    )

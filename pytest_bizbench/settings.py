@@ -17,6 +17,7 @@ from pytest_bizbench.benchmarks.review_retrieval import REVIEW_INI, ReviewConfig
 from pytest_bizbench.gate import Threshold, parse_threshold
 from pytest_bizbench.llm.options import DEFAULT_KEY_ENV, LLM_PREFIX, LiveModel, LLMOptions
 from pytest_bizbench.scoring import LadderConfig
+from pytest_bizbench.scoring.ladder import DEFAULT_MAX_LIST_ITEMS, DEFAULT_MAX_TEXT_CHARS
 from pytest_bizbench.sdk import DEFAULT_REGEX_TIMEOUT
 
 DEFAULT_CASE_PATTERNS = (
@@ -85,6 +86,8 @@ class Settings:
     agent: AgentConfig = field(default_factory=AgentConfig)
     qa: QAOptions = QAOptions()
     prediction_cache: Path | None = None
+    shard: bool = False  # --bizbench-shard: the gate judges completeness only
+    allow_missing: bool = False  # --bizbench-allow-missing: baseline coverage reported only
     llm: LLMOptions = field(default_factory=LLMOptions)
     cluster_by: str | None = None  # case field whose value clusters paired deltas
     flaky: str = "fail"  # fail or xfail: how a failing case whose samples flip ends
@@ -166,6 +169,16 @@ def add_options(parser: pytest.Parser) -> None:
     ini("bizbench_numeric_fields", "fields always compared as numbers.", "linelist")
     ini("bizbench_date_fields", "fields always compared as dates.", "linelist")
     ini("bizbench_free_text_fields", "fields given similarity as partial credit.", "linelist")
+    ini(
+        "bizbench_max_list_items",
+        "list items per side matched as a set; longer lists are matched in order.",
+        default=str(DEFAULT_MAX_LIST_ITEMS),
+    )
+    ini(
+        "bizbench_max_text_chars",
+        "characters of text compared by similarity; longer text is cut.",
+        default=str(DEFAULT_MAX_TEXT_CHARS),
+    )
     ini("bizbench_benchmarks", "benchmark classes as pkg.module:ClassName.", "linelist")
     ini("bizbench_builtin_benchmarks", "register the built-in benchmarks.", "bool", default=True)
     group.addoption(
@@ -193,6 +206,13 @@ def add_options(parser: pytest.Parser) -> None:
         "linelist",
     )
     _add_baseline_options(group, parser)
+    group.addoption(
+        "--bizbench-shard",
+        action="store_true",
+        default=False,
+        help="this run is one CI shard: its gate judges only the completeness of its own "
+        "items; thresholds, baseline verdicts and coverage are judged by `bizbench merge`.",
+    )
     _add_qa_options(group, parser)
     _add_llm_options(parser)
 
@@ -286,6 +306,13 @@ def _add_baseline_options(group: pytest.OptionGroup, parser: pytest.Parser) -> N
         default=None,
         help="a regression (or improvement) counts only when the 95%% bootstrap CI of the "
         "paired mean delta excludes 0.",
+    )
+    group.addoption(
+        "--bizbench-allow-missing",
+        action="store_true",
+        default=False,
+        help="report benchmarks and models of the baseline that this run did not score "
+        "without failing the gate.",
     )
     parser.addini("bizbench_baseline", "baseline report, relative to the ini file.", default="")
     parser.addini(
@@ -516,6 +543,8 @@ def read_settings(config: pytest.Config) -> Settings:
         numeric_fields=frozenset(config.getini("bizbench_numeric_fields")),
         date_fields=frozenset(config.getini("bizbench_date_fields")),
         free_text_fields=frozenset(config.getini("bizbench_free_text_fields")),
+        max_list_items=int(_number(config, "bizbench_max_list_items", 1, math.inf)),
+        max_text_chars=int(_number(config, "bizbench_max_text_chars", 1, math.inf)),
     )
     predictions, live, models = _predictions(config)
     return Settings(
@@ -536,6 +565,8 @@ def read_settings(config: pytest.Config) -> Settings:
         agent=_agent_config(config),
         qa=_qa_options(config),
         prediction_cache=_prediction_cache(config),
+        shard=bool(config.getoption("bizbench_shard")),
+        allow_missing=bool(config.getoption("bizbench_allow_missing")),
         llm=_llm_options(config, live),
         cluster_by=str(config.getini("bizbench_cluster_by")).strip() or None,
         flaky=_flaky(config),

@@ -122,9 +122,10 @@ def test_a_task_passes_only_when_every_assertion_holds_unless_relaxed(suite: Sui
     for name in ("t-1", "t-2", "t-3"):
         suite.write(f"ws/{name}/a", "")
     result = suite.pytester.runpytest("--bizbench-predictions", "ws")
-    result.assert_outcomes(passed=2, failed=1)  # t-1 at 0.5 < 1.0; t-2's own mark is 0.5
+    # t-1 at 0.5 < 1.0; t-2's own mark is 0.5; the gate (no threshold) passes
+    result.assert_outcomes(passed=3, failed=1)
     result = suite.pytester.runpytest("--bizbench-predictions", "ws", "--bizbench-min-score", "0.5")
-    result.assert_outcomes(passed=3)
+    result.assert_outcomes(passed=4)
 
 
 def test_a_task_without_workspace_fails_and_counts_every_assertion(suite: Suite) -> None:
@@ -147,7 +148,7 @@ def test_a_prediction_file_in_place_of_a_workspace_is_an_error(suite: Suite) -> 
     suite.write("ws/t-1.json", '{"answer": "done"}')
     suite.write("ws/t-2/a", "")
     result = suite.pytester.runpytest("--bizbench-predictions", "ws")
-    result.assert_outcomes(passed=1, errors=1)
+    result.assert_outcomes(passed=1, failed=2)  # t-1 (an error in the report), the gate
     result.stdout.fnmatch_lines(
         [
             "*prediction for task 't-1' is dict, not a workspace: give --bizbench-predictions "
@@ -179,7 +180,7 @@ def test_the_predict_hook_may_return_a_workspace_path(suite: Suite) -> None:
     suite.write("cases/a.agent-tasks.jsonl", jsonl([task("t-1", exists("a"))]))
     suite.write("out/t-1/a", "")
     result = suite.pytester.runpytest()
-    result.assert_outcomes(passed=1)
+    result.assert_outcomes(passed=2)  # t-1 and the gate
 
 
 # Two models on five tasks in three groups, with hand-worked tables:

@@ -37,7 +37,7 @@ def test_the_scaffold_validates_and_its_tests_pass(
     monkeypatch.chdir(root)
     result = pytester.run(sys.executable, "-m", "pytest", "-p", "no:cacheprovider")
     assert result.ret == 0, result.stdout.str()
-    result.stdout.fnmatch_lines(["*5 passed*"])
+    result.stdout.fnmatch_lines(["*6 passed*"])  # with bizbench::gate
     report = json.loads((root / "bizbench-report.json").read_text())
     metrics = report["benchmarks"]["invoice-totals"]["models"]["default"]["metrics"]
     # inv-001 and inv-002 all right, inv-003 2 of 3 fields: (1 + 1 + 2/3) / 3

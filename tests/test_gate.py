@@ -78,7 +78,7 @@ def test_evaluate_thresholds_every_model_when_none_named() -> None:
     [
         ("other:accuracy>=0.1", "no such benchmark"),
         ("fa:v9:accuracy>=0.1", "no such model"),
-        ("fa:recall>=0.1", "no such metric"),
+        ("fa:recall>=0.1", "no such metric (top-level metrics: accuracy, groups)"),
         ("fa:groups>=0.1", "metric is not a number"),
     ],
 )
@@ -129,4 +129,23 @@ def test_gate_reasons_list_thresholds_then_incompleteness() -> None:
         "  error: a.json:3: duplicate id",
         "incomplete run: 1 missing prediction",
         "  missing: no prediction for x (model m)",
+    ]
+
+
+def test_identical_completeness_messages_are_listed_once_with_a_count() -> None:
+    same = {"nodeid": "a.jsonl::x", "message": "prediction file p.jsonl:2: malformed JSON"}
+    other = {"nodeid": "a.jsonl::y", "message": "benchmark 'b' raised KeyError: 'k'"}
+    completeness = Completeness(
+        filtered=False,
+        collected=4,
+        not_run=0,
+        interrupted=False,
+        scored=1,
+        errors=(same, other, {**same, "nodeid": "a.jsonl::z"}),
+        missing=(),
+    )
+    assert completeness.reasons() == [
+        "incomplete run: 3 errors",
+        "  error: prediction file p.jsonl:2: malformed JSON (2 times)",
+        "  error: benchmark 'b' raised KeyError: 'k'",
     ]

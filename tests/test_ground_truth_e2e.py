@@ -79,7 +79,7 @@ def test_min_score_fails_with_a_field_diff(suite: Suite) -> None:
             "  total   expected 200, got 250  (number 0.00, out-of-tolerance)",
         ]
     )
-    result.assert_outcomes(passed=2, failed=1)
+    result.assert_outcomes(passed=3, failed=1)  # the gate passes: no threshold
     assert suite.documents()["inv-2"]["outcome"] == "failed"
 
 
@@ -170,7 +170,7 @@ def test_prediction_directory_and_jsonl_side_by_side(suite: Suite) -> None:
     result = suite.pytester.runpytest(
         "-k", "v2", "--bizbench-predictions", "v1=v1", "--bizbench-predictions", "v2=v2.jsonl"
     )
-    result.assert_outcomes(passed=3)
+    result.assert_outcomes(passed=4)  # three items and the gate
     assert list(suite.report()["benchmarks"]["field-accuracy"]["models"]) == ["v2"]
     assert suite.report()["completeness"]["filtered"] is True
 
@@ -196,7 +196,7 @@ def test_missing_prediction_fails_counts_zero_and_is_listed(suite: Suite) -> Non
     result = suite.pytester.runpytest("--bizbench-predictions", "preds.json")
     assert result.ret == 1
     result.stdout.fnmatch_lines(["*no prediction for inv-2 (model default)*"])
-    result.assert_outcomes(passed=1, failed=2)
+    result.assert_outcomes(passed=1, failed=3)  # two missing, and the gate
     report = suite.report()
     assert suite.metrics()["accuracy"] == pytest.approx(1 / 3)
     assert [m["id"] for m in report["completeness"]["missing"]] == ["inv-2", "inv-3"]
@@ -332,6 +332,7 @@ def test_report_shape_terminal_and_step_summary(
         "interrupted": False,
         "errors": [],
         "missing": [],
+        "shard": False,
         "notes": [],
     }
     text = (suite.path / "out" / "r.json").read_text()
@@ -353,7 +354,7 @@ def test_junit_properties(suite: Suite) -> None:
     assert '<property name="bizbench_score" value="1.0"' in xml
     assert '<property name="bizbench_benchmark" value="field-accuracy"' in xml
     assert '<property name="bizbench_model" value="default"' in xml
-    assert 'name="bizbench"' not in xml  # the payload stays out of JUnit XML
+    assert '<property name="bizbench" ' not in xml  # the payload stays out of JUnit XML
 
 
 def test_unwritable_report_is_a_clear_error(suite: Suite) -> None:

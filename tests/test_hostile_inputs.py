@@ -601,3 +601,17 @@ def test_compare_escapes_ids_read_back_from_reports(
         if form == "markdown":
             assert "<script" not in out
             assert r"\x1b[2Jevil\|&lt;script>alert(1)&lt;/script>" in out
+
+
+def test_error_item_names_escape_control_characters(suite: Suite) -> None:
+    # a `{"documents": [...]}` file has no lines: the bad document's item is named
+    # by its id, which must not carry a raw escape sequence into the terminal
+    bad = {"id": "bad\x1b[2Jid", "ground_truth": "not an object"}
+    good = {"id": "fine", "ground_truth": GT, "extracted_fields": RIGHT}
+    suite.write("c.ground-truth.json", json.dumps({"documents": [good, bad]}))
+    result = run(suite, "-v")
+    text = outputs(result)
+    assert "\x1b" not in text
+    assert "bad\\x1b[2Jid[invalid]" in text
+    docs = suite.documents()
+    assert (docs["fine"]["outcome"], docs["fine"]["score"]) == ("passed", 1.0)

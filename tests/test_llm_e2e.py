@@ -69,7 +69,9 @@ def test_live_answers_usage_latency_and_tokens(suite: Suite, stub: Stub) -> None
         "Purchases of PP&E": "$412 million",
     }
     result = suite.pytester.runpytest("-p", "no:cacheprovider", *LIVE)
-    result.assert_outcomes(passed=3)  # a wrong answer scores 0; the pass mark is 0
+    result.assert_outcomes(
+        passed=4
+    )  # with bizbench::gate  # a wrong answer scores 0; the pass mark is 0
     docs = suite.documents("qa-answer", "gpt")
     assert [docs[i]["score"] for i in ("g1", "g2", "fb-1")] == [1.0, 0.0, 1.0]
     assert docs["g1"]["details"]["answer"]["actual"] == "Smith & Lowe LLP"
@@ -104,7 +106,7 @@ def test_calls_run_concurrently_up_to_the_setting(
     stub.latency = 0.05
     stub.answers = {"Question number": "yes"}
     result = suite.pytester.runpytest("-p", "no:cacheprovider", *LIVE)
-    result.assert_outcomes(passed=16)
+    result.assert_outcomes(passed=17)  # with bizbench::gate
     assert len(stub.requests) == 16  # each question asked once
     if concurrency == 1:
         assert stub.max_in_flight == 1
@@ -122,7 +124,7 @@ def test_retries_then_the_item_fails_with_the_error(suite: Suite, stub: Stub) ->
         Failure("France", 503, times=99, body="overloaded"),
     ]
     result = suite.pytester.runpytest("-p", "no:cacheprovider", *LIVE)
-    result.assert_outcomes(passed=1, failed=1)
+    result.assert_outcomes(passed=1, failed=2)  # g2 and the gate
     prompts = stub.prompts()
     assert sum("Norvale" in p for p in prompts) == 3  # 429, 500, then the answer
     assert sum("France" in p for p in prompts) == 3  # 1 + 2 retries
@@ -148,7 +150,7 @@ def test_a_refused_key_stops_the_run_naming_the_variable(
         result = suite.pytester.runpytest("-p", "no:cacheprovider", *LIVE)
     assert result.ret == pytest.ExitCode.INTERRUPTED
     # each process fails the item that met the refusal, then stops
-    assert 1 <= result.parseoutcomes()["failed"] <= max(1, workers)
+    assert 2 <= result.parseoutcomes()["failed"] <= max(1, workers) + 1  # + the gate
     assert "passed" not in result.parseoutcomes()
     message = (
         f"the endpoint {stub.base_url}/chat/completions answered HTTP 401: the API key is "
@@ -173,7 +175,7 @@ def test_the_key_reaches_no_file_and_no_output(suite: Suite, stub: Stub, keyed: 
         "-o", "log_cli=true", "--log-cli-level=DEBUG", "--log-file=run.log",
         "--log-file-level=DEBUG",
     )  # fmt: skip
-    result.assert_outcomes(passed=1, failed=1)
+    result.assert_outcomes(passed=1, failed=2)  # g2 and the gate
     error = suite.documents("qa-answer", "gpt")["g2"]["details"]["error"]
     assert error.endswith("stub failure Bearer *** (gave up after 1 attempt)")
     written = [p for p in suite.path.rglob("*") if p.is_file()]
@@ -229,7 +231,7 @@ def test_serial_and_two_workers_give_the_same_report(suite: Suite, stub: Stub) -
     for args in (["-p", "no:xdist"], ["-n", "2"]):
         stub.reset_counts()
         result = suite.pytester.runpytest_subprocess("-p", "no:cacheprovider", *args, *LIVE)
-        result.assert_outcomes(passed=12)
+        result.assert_outcomes(passed=13)  # with bizbench::gate
         assert len(stub.requests) == 12  # every question asked once, by one process
         reports.append(stripped(suite.report()))
     assert reports[1]["completeness"] == reports[0]["completeness"]
@@ -272,7 +274,9 @@ def test_embedding_and_judge_rungs_on_the_endpoint(suite: Suite, stub: Stub) -> 
         '"extracted": "Shelbyville"': "Looks different to me.",
     }
     result = suite.pytester.runpytest("-p", "no:cacheprovider")
-    result.assert_outcomes(failed=1)  # an unscored field fails the item
+    result.assert_outcomes(
+        passed=1, failed=1
+    )  # passed: the gate  # an unscored field fails the item
     entry = suite.report()["benchmarks"]["field-accuracy"]
     assert entry["config"]["rungs_available"] == ["exact", "fuzzy", "embedding", "judge"]
     assert "scoring_note" not in entry["config"]
@@ -303,7 +307,7 @@ def test_a_conftest_judge_wins_over_the_endpoint(suite: Suite, stub: Stub) -> No
         "conftest.py", "def pytest_bizbench_judge(field, expected, actual):\n    return 100\n"
     )
     result = suite.pytester.runpytest("-p", "no:cacheprovider")
-    result.assert_outcomes(passed=1)
+    result.assert_outcomes(passed=2)  # with bizbench::gate
     details = suite.documents()["inv-1"]["details"]
     assert {details[f]["rung"] for f in GROUND_TRUTH} == {"judge"}
     assert stub.requests == []
@@ -348,7 +352,7 @@ def test_an_llm_model_answers_qa_rows_only(suite: Suite, stub: Stub) -> None:
     suite.cases("cases/a.ground-truth.jsonl", [doc("inv-1", GROUND_TRUTH)])
     write_ini(suite, stub)
     result = suite.pytester.runpytest("-p", "no:cacheprovider", *LIVE)
-    result.assert_outcomes(failed=1)
+    result.assert_outcomes(failed=2)  # inv-1 and the gate
     details = suite.documents("field-accuracy", "gpt")["inv-1"]["details"]
     assert details["error"] == "TypeError: an llm: model answers QA rows only, not GroundTruthCase"
     assert stub.requests == []
@@ -360,3 +364,22 @@ def test_collect_only_asks_nothing(suite: Suite, stub: Stub) -> None:
     result = suite.pytester.runpytest("-p", "no:cacheprovider", "--collect-only", *LIVE)
     assert result.ret == pytest.ExitCode.OK
     assert stub.requests == []
+
+
+@pytest.mark.usefixtures("keyed")
+def test_the_endpoint_judge_decides_undetermined_answers_with_the_nonanswer_rubric(
+    suite: Suite, stub: Stub
+) -> None:
+    # a claim beside a cue that does not name the gold: undetermined, for the judge
+    answer = "The excerpt does not name Norvale's auditor, but its board has nine members."
+    suite.write("qa/g.qa.jsonl", jsonl(ROWS[:1]))
+    suite.write("preds.jsonl", jsonl([{"id": "g1", "answer": answer}]))
+    write_ini(suite, stub, bizbench_judge_model="stub-judge")
+    stub.answers = {"You decide whether": '{"score": 95}'}
+    suite.pytester.runpytest("--bizbench-predictions", "preds.jsonl", "-p", "no:cacheprovider")
+    (document,) = suite.report()["benchmarks"]["qa-answer"]["models"]["default"]["documents"]
+    details = document["details"]
+    assert (details["refusal"], details["refusal_rung"]) == (True, "judge")
+    (prompt,) = stub.prompts()
+    assert prompt.startswith("You decide whether a system's answer")
+    assert json.loads(prompt.rstrip().splitlines()[-1])["question"] == "Who audits Norvale?"

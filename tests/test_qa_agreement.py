@@ -65,3 +65,66 @@ def test_the_script_prints_the_figures(
     assert "refusal: precision" in out
     assert "numeric agreement (correct or not):" in out
     assert "Spearman rank correlation of the configurations:" in out
+
+
+REFUSAL_DATA = ROOT / "tests" / "data" / "qa_refusal"
+
+
+def test_dev_corpus_covers_every_class_and_trap_and_meets_the_targets(
+    agreement: ModuleType,
+) -> None:
+    result = agreement.measure(REFUSAL_DATA / "dev")
+    assert len(result.graded) >= 320
+    assert len(result.classes) == 14
+    assert set(result.traps) == {
+        "subject-negation", "quoted-speech", "role-opener", "bare-apology",
+        "disclaimer-then-answer", "negative-gold", "partial-limitation", "topic-words",
+    }  # fmt: skip
+    assert result.refusal_f1 >= 0.95
+    assert all(figures.recall >= 0.85 for figures in result.classes.values() if figures.labelled)
+    assert all(called == 0 for _, called in result.traps.values())
+
+
+@pytest.mark.parametrize(("part", "floor"), [("heldout_a", 0.89), ("heldout_b", 0.93)])
+def test_held_out_parts_keep_their_measured_floor(
+    agreement: ModuleType, part: str, floor: float
+) -> None:
+    # written by people who never saw the detector; never tuned on. The floors are
+    # the figures measured last (see docs/design.md), so a change that loses
+    # agreement on them fails here.
+    result = agreement.measure(REFUSAL_DATA / part)
+    assert len(result.graded) >= 150
+    assert result.refusal_f1 >= floor
+    assert result.refusal_precision >= 0.95
+
+
+def test_class_figures_by_hand(agreement: ModuleType) -> None:
+    def graded(human: str, ours: str, human_class: str | None, our_class: str | None) -> object:
+        return agreement.Graded("q", "c", "a", human, ours, True, human_class, our_class)
+
+    rows = [
+        graded("refusal", "refusal", "cutoff", "cutoff"),  # found, right
+        graded("refusal", "incorrect", "cutoff", None),  # missed
+        graded("refusal", "refusal", "cutoff", "capability"),  # found under another class
+        graded("correct", "refusal", None, "capability"),  # flagged wrongly
+    ]
+    figures = agreement.by_class(rows)
+    # cutoff: 3 labelled, 2 found -> recall 2/3; 1 flagged as cutoff, right -> precision 1
+    assert figures["cutoff"].recall == pytest.approx(2 / 3)
+    assert figures["cutoff"].precision == 1.0
+    assert figures["cutoff"].f1 == pytest.approx(0.8)  # 2 * 1 * 2/3 / (5/3)
+    # capability: none labelled (no recall), 2 flagged, 1 a human refusal
+    assert figures["capability"].recall is None
+    assert figures["capability"].precision == 0.5
+    assert figures["capability"].f1 is None
+
+
+def test_parts_and_the_summary_leave_rows_out(
+    agreement: ModuleType, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert [p.name for p in agreement.parts(REFUSAL_DATA)] == ["dev", "heldout_a", "heldout_b"]
+    assert agreement.main(["--summary", str(REFUSAL_DATA / "dev")]) == 0
+    out = capsys.readouterr().out
+    assert "class                   refusals  recall  precision  F1" in out
+    assert "trap negative-gold" in out
+    assert "  rd-" not in out  # no answer printed

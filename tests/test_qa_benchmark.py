@@ -226,11 +226,22 @@ def test_metrics_by_hand() -> None:
     # pass@2: a has n=1 < 2, so only b: 1 - C(2,2)/C(4,2) = 1 - 1/6
     assert m["pass_at_1"] == pytest.approx(0.75)
     assert m["pass_at_2"] == pytest.approx(5 / 6)
+    # attempted 1 - 1.25/4 = 2.75/4; accuracy given attempted 1.5 / 2.75 = 6/11;
+    # F = 2 * (3/8) * (6/11) / (3/8 + 6/11) = (9/22) / (81/88) = 4/9
+    assert m["attempted_rate"] == pytest.approx(2.75 / 4)
+    assert m["accuracy_given_attempted"] == pytest.approx(6 / 11)
+    assert m["f_score"] == pytest.approx(4 / 9)
+    # metrics: given attempted 0.75 / 0.875 = 6/7, F = 2 * 0.75 * 6/7 / (0.75 + 6/7) = 0.8;
+    # novel: nothing attempted, so no accuracy given attempted and F 0
     assert m["groups"]["question_type"] == {
         "metrics": {"count": 2, "accuracy": 0.75, "refusal_rate": 0.125,
-                    "incorrect_rate": 0.125},
-        "novel": {"count": 1, "accuracy": 0.0, "refusal_rate": 1.0, "incorrect_rate": 0.0},
-        "unknown": {"count": 1, "accuracy": 0.0, "refusal_rate": 0.0, "incorrect_rate": 1.0},
+                    "incorrect_rate": 0.125, "attempted_rate": 0.875,
+                    "accuracy_given_attempted": pytest.approx(6 / 7),
+                    "f_score": pytest.approx(0.8)},
+        "novel": {"count": 1, "accuracy": 0.0, "refusal_rate": 1.0, "incorrect_rate": 0.0,
+                  "attempted_rate": 0.0, "accuracy_given_attempted": None, "f_score": 0.0},
+        "unknown": {"count": 1, "accuracy": 0.0, "refusal_rate": 0.0, "incorrect_rate": 1.0,
+                    "attempted_rate": 1.0, "accuracy_given_attempted": 0.0, "f_score": 0.0},
     }  # fmt: skip
     assert m["groups"]["company"]["Ostra"]["count"] == 3
     # latencies 10, 20, 30: p50 = 20; p95 at position 0.95 * 2 = 1.9: 20 + 0.9 * 10 = 29

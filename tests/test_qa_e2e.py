@@ -84,6 +84,7 @@ def test_prediction_files_two_models(suite: Suite) -> None:
     assert metrics["pass_at_2"] is None  # every question has one sample
     assert metrics["groups"]["question_type"]["metrics-generated"] == {
         "count": 2, "accuracy": 0.5, "refusal_rate": 0.0, "incorrect_rate": 0.5,
+        "attempted_rate": 1.0, "accuracy_given_attempted": 0.5, "f_score": 0.5,
     }  # fmt: skip
     # m2: fb-1 right; fb-2 samples right, wrong, refused; fb-3 wrong; fb-4 missing;
     # legal-0 and legal-1 right
@@ -191,14 +192,14 @@ def test_subset_and_limit_never_ask_the_rows_left_out(suite: Suite) -> None:
     result = suite.pytester.runpytest(
         "-p", "no:cacheprovider", "--bizbench-subset", "metrics-generated", "qa/fin.qa.jsonl"
     )
-    result.assert_outcomes(passed=1, failed=1, deselected=2)
+    result.assert_outcomes(passed=1, failed=2, deselected=2)  # fb-4 and the gate
     assert [c["id"] for c in calls(suite)] == ["fb-1", "fb-4"]
     assert suite.report()["completeness"]["filtered"] is True
     (suite.path / "calls.jsonl").unlink()
     # the first two questions in item order across files (bad, fin, legal); the bad
     # row is an error item, reported, never dropped
     result = suite.pytester.runpytest("-p", "no:cacheprovider", "--bizbench-limit", "2")
-    result.assert_outcomes(passed=2, errors=1, deselected=4)
+    result.assert_outcomes(passed=2, failed=1, errors=1, deselected=4)  # failed: the gate
     assert [c["id"] for c in calls(suite)] == ["fb-1", "fb-2"]
     report = suite.report()
     assert report["completeness"]["filtered"] is True
@@ -208,7 +209,7 @@ def test_subset_and_limit_never_ask_the_rows_left_out(suite: Suite) -> None:
 def test_subset_with_models_keeps_every_item_of_a_question(suite: Suite) -> None:
     write_suite(suite)
     result = suite.pytester.runpytest(*ARGS, "-p", "no:cacheprovider", "--bizbench-limit", "1")
-    result.assert_outcomes(passed=2, deselected=10)
+    result.assert_outcomes(passed=3, deselected=10)  # two items and the gate
     assert set(suite.documents("qa-answer", "m1")) == {"fb-1"}
     assert set(suite.documents("qa-answer", "m2")) == {"fb-1"}
 

@@ -275,3 +275,8 @@ def test_numeric_gold() -> None:
     assert is_numeric_gold("The margin was 12%.")
     assert not is_numeric_gold("Yes, 12%.")
     assert not is_numeric_gold("Smith & Lowe LLP")
+
+
+def test_a_no_that_opens_a_refusal_answers_no_yes_no_question() -> None:
+    assert not grade("numeric", "No", "No, I can't say whether it did.").correct
+    assert grade("numeric", "No", "No, the company did not pay one.").correct

@@ -1,140 +1,334 @@
-"""The refusal catalog: every way of declining it names, and answers it must not call refusals."""
+"""The non-answer detector: each class found, each precision trap left alone, three outcomes."""
 
 from __future__ import annotations
 
 import pytest
 
 from pytest_bizbench import is_refusal
-from pytest_bizbench.scoring.refusal import BARE, CATALOG, refusal_patterns
+from pytest_bizbench.scoring.refusal import (
+    ANSWERED,
+    CUE_CHARS,
+    NONANSWER_FIELD,
+    REFUSED,
+    UNDETERMINED,
+    detect,
+    hook_nonanswer_judge,
+)
+from pytest_bizbench.scoring.refusal_catalog import CLASSES, SLUGS
 
-# One or more refusals per catalog pattern, as models write them.
-HITS = {
-    "source-lacks": [
-        "The provided context does not contain information about the FY2019 capital expenditure.",
-        "I'm sorry, but the information provided does not include the quick ratio.",
-        "The company's filings do not break out segment margins.",
-        "The excerpts don't appear to mention the dividend.",
-        "The 10-K does not break out segment capex; it only reports total capex of $1,200 million.",
-    ],
-    "cannot-answer": [
-        "I do not know.",
-        "I couldn't find this in the filing.",
-        "Unfortunately, I cannot determine the effective tax rate from this.",
-        "We are unable to identify the auditor from the pages given.",
-    ],
-    "cannot-be-determined": [
-        "Cannot be determined from the given data.",
-        "The operating margin can't be calculated without the cost of sales.",
-    ],
-    "unable-to": [
-        "Based on the information provided, it is not possible to determine the margin.",
-        "Unable to determine the answer from the context.",
-        "It's impossible to say what the FY2023 guidance was.",
-    ],
-    "no-information": [
-        "There is no information about dividends in the excerpt.",
-        "No specific data regarding the pension obligation.",
-    ],
-    "there-is-no": ["There's no mention of a share buyback anywhere in the text."],
-    "not-specified": [
-        "Not specified in the document.",
-        "The FY2022 figure is not disclosed in the provided pages (see page 45).",
-        "The number of employees has not been provided.",
-        "Dividend changes are not discussed.",
-    ],
-    "not-reported-in-source": [
-        "The segment revenue is not reported in the filing.",
-        "Stock-based compensation is unknown from the text.",
-    ],
-    "not-enough-information": [
-        "Insufficient information to calculate the ratio.",
-        "There is not enough data to answer.",
-    ],
-    "no-access": ["I don't have access to the full annual report."],
-    "needs-more": ["We would need additional information to answer this question."],
-    "unanswerable": ["The question is unanswerable with the excerpts provided."],
-    "not-something-reported": ["This metric is not something the 10-K reports."],
-    "out-of-scope": ["That is beyond the scope of the provided documents."],
-    "silent-on": ["The filing is silent on the matter.", "The text makes no reference to leases."],
-}
+NUMERIC_Q = "What was Orrin Tools' FY2022 operating cash flow (in USD millions)?"
+NUMERIC_GOLD = "$918.00"
+YES_NO_Q = "Did Orrin Tools repurchase shares in FY2022?"
 
-# Answers that mention missing data, or read like a refusal, but answer.
-NEAR_MISSES = [
-    # a number stated outside the refusal clause
-    "Revenue was $1,577 million (the segment split is not disclosed).",
-    "Although the exact figure is not disclosed, revenue was approximately $1.5 billion.",
-    "Capex was $1.6 billion. Segment capex is not broken out in the filing.",
-    "The exact figure cannot be determined, but it is approximately 12.4%.",
-    # an opening yes or no is an answer, however it goes on
-    "No, the company did not pay a dividend in FY2022.",
-    "No. The context does not mention any dividend, so none was declared.",
-    "Yes. The operating margin improved from 12.1% to 14.3%.",
-    # a contrast clause with a plain claim
-    "The context does not specify the auditor's fee, but the auditor is Smith & Lowe LLP.",
-    # statements about the company, not about the source
-    "The company does not disclose a dividend policy; it paid $0.50 per share in 2022.",
-    "The company does not report a separate segment for services.",
-    "The company cannot determine the outcome of the litigation, so no accrual was made.",
-    "Management is unable to determine the timing of the payments, per Note 12.",
-    # look-alike words
-    "No information technology segment exists; segments are Industrial and Consumer.",
-    "There was no impairment charge in 2022.",
-    "The company has no debt, so the debt-to-equity ratio is 0.",
-    "Cash decreased because the information systems upgrade cost $40 million.",
-    "The quick ratio was 0.96.",
-    # weak verbs need a place in the source to decline
-    "The flood loss is not covered by insurance; the uninsured part was $12 million.",
-    "The cause of the outage is unknown, and the company took a $3 million charge.",
-]
+# Two or more non-answers per class, each with the question and gold it answers.
+CLASS_CASES: dict[str, list[tuple[str, str, str]]] = {
+    "inability": [
+        ("I'm unable to provide Orrin's operating cash flow.", "", ""),
+        ("Sorry, but we cannot state that figure reliably.", "", ""),
+        ("I do not know the answer to this.", YES_NO_Q, "Yes"),
+    ],
+    "source-absence": [
+        ("The supplied excerpt doesn't include a cash flow statement.", "", ""),
+        ("Nothing in the provided pages covers share repurchases.", YES_NO_Q, "Yes"),
+        ("Based on the context, I could not find operating cash flow anywhere.", "", ""),
+    ],
+    "passive-unavailability": [
+        ("Operating cash flow for FY2022 is not reported in what was shared.", "", ""),
+        ("Cash from operations: not disclosed.", "", ""),
+    ],
+    "insufficient-info": [
+        ("There is insufficient data here to work this out.", "", ""),
+        ("The FY2022 figure cannot be determined from these statements.", "", ""),
+    ],
+    "cutoff": [
+        ("My knowledge cutoff is before Orrin published its FY2022 report.", "", ""),
+        ("I don't have access to real-time or recent filings.", "", ""),
+    ],
+    "capability": [
+        ("As an AI language model, I can't open SEC filings.", "", ""),
+        ("I am only a text-based assistant and cannot browse the internet.", "", ""),
+    ],
+    "redirect": [
+        ("You should consult Orrin's 10-K for the operating cash flow.", "", ""),
+        ("Please check the investor relations website.", YES_NO_Q, "Yes"),
+    ],
+    "asks-input": [
+        ("If you paste the cash flow statement, I can pull the number out.", "", ""),
+        ("Could you share the FY2022 10-K first?", "", ""),
+    ],
+    "advice-refusal": [
+        ("I can't give personalised investment advice about Orrin.", "", ""),
+        ("I'm not a licensed financial adviser, so I won't weigh in.", YES_NO_Q, "Yes"),
+    ],
+    "generic-substitute": [
+        ("Operating cash flow is net income adjusted for non-cash items.", NUMERIC_Q, NUMERIC_GOLD),
+        ("To compute it you would add back depreciation to net income.", NUMERIC_Q, NUMERIC_GOLD),
+    ],
+    "vague-estimate": [
+        ("Probably several hundred million dollars.", NUMERIC_Q, NUMERIC_GOLD),
+        ("Somewhere in the high hundreds of millions, I'd guess.", "", ""),
+    ],
+    "partial-work": [
+        ("Net income was $610 million; the non-cash adjustments aren't given, so I cannot "
+         "finish the calculation.", NUMERIC_Q, NUMERIC_GOLD),
+        ("Depreciation was $205 million. Working capital changes are missing, so the total "
+         "cannot be computed.", "", ""),
+    ],
+    "rejects-premise": [
+        ("Operating cash flow isn't a meaningful measure for Orrin.", NUMERIC_Q, NUMERIC_GOLD),
+        ("The question assumes Orrin reports cash flow by segment, which it does not.", "", ""),
+    ],
+}  # fmt: skip
 
-# Refusals that carry numbers, but none that answers.
-REFUSALS_WITH_NUMBERS = [
+
+def test_the_taxonomy_has_fourteen_documented_classes() -> None:
+    assert SLUGS == (
+        "advice-refusal", "asks-input", "capability", "cutoff", "empty-structural",
+        "generic-substitute", "inability", "insufficient-info", "partial-work",
+        "passive-unavailability", "redirect", "rejects-premise", "source-absence",
+        "vague-estimate",
+    )  # fmt: skip
+    assert all(cls.doc for cls in CLASSES)
+    assert all(cls.cues for cls in CLASSES if cls.slug != "empty-structural")
+    assert set(CLASS_CASES) | {"empty-structural"} == set(SLUGS)
+
+
+@pytest.mark.parametrize(
+    ("slug", "answer", "question", "gold"),
+    [(slug, *case) for slug, cases in CLASS_CASES.items() for case in cases],
+)
+def test_each_class_is_refused_with_its_slug(
+    slug: str, answer: str, question: str, gold: str
+) -> None:
+    decision = detect(answer, question, gold)
+    assert decision.outcome == REFUSED
+    assert decision.refusal_class == slug
+    assert decision.cue is not None
+
+
+@pytest.mark.parametrize(
+    ("answer", "signals", "cue"),
+    [
+        ("", {}, None),
+        ("   ", {}, None),
+        ("{}", {}, None),
+        ("N/A.", {}, None),
+        (None, {}, None),
+        ("Operating cash flow was $918 million.", {"provider_refusal": "I can't help."},
+         "I can't help."),
+        ("", {"finish_reason": "content_filter"}, "finish_reason: content_filter"),
+    ],
+)  # fmt: skip
+def test_structural_signals_come_first(
+    answer: str | None, signals: dict[str, str], cue: str | None
+) -> None:
+    decision = detect(answer, NUMERIC_Q, NUMERIC_GOLD, **signals)
+    assert (decision.outcome, decision.refusal_class, decision.cue) == (
+        REFUSED,
+        "empty-structural",
+        cue,
+    )
+
+
+def test_an_ordinary_stop_reason_is_no_signal() -> None:
+    assert detect("$918 million", finish_reason="stop").outcome == ANSWERED
+
+
+# Each precision trap: answers that must NOT be called refusals.
+TRAPS: dict[str, list[tuple[str, str, str]]] = {
+    "subject-negation": [
+        ("The company cannot reasonably estimate the loss, so no accrual was recorded.", "", ""),
+        ("Management was unable to refinance the notes; operating cash flow was $918 million.",
+         NUMERIC_Q, NUMERIC_GOLD),
+        ("No. The board did not authorise a buyback and none took place.", YES_NO_Q, "No"),
+    ],
+    "quoted-speech": [
+        ("'I cannot let you pass,' the guard said.", "", ""),
+        ('Operating cash flow was $918 million; the CEO said "we could not have done better".',
+         NUMERIC_Q, NUMERIC_GOLD),
+    ],
+    "role-opener": [
+        ("As an equity analyst would, I start from net income and reach $918 million.",
+         NUMERIC_Q, NUMERIC_GOLD),
+        ("As a credit analyst, I would call it $918 million of operating cash flow.", "", ""),
+    ],
+    "bare-apology": [
+        ("I'm sorry to hear that.", "", ""),
+        ("Sorry for the confusion earlier: operating cash flow was $918 million.", NUMERIC_Q,
+         NUMERIC_GOLD),
+    ],
+    "disclaimer-then-answer": [
+        ("I don't have live data, but the FY2022 figure was $918 million.", NUMERIC_Q,
+         NUMERIC_GOLD),
+        ("I can't be certain without the filing; my answer is $918 million.", NUMERIC_Q,
+         NUMERIC_GOLD),
+        ("I can't browse the web. Yes, Orrin bought back shares in FY2022.", YES_NO_Q, "Yes"),
+    ],
+    "negative-gold": [
+        ("The filing does not mention any share repurchases in FY2022.", YES_NO_Q,
+         "No, there were no share repurchases."),
+        ("There were no share repurchases that year.", YES_NO_Q, "No"),
+    ],
+    "partial-limitation": [
+        ("Operating cash flow was $918 million; the split by segment is not disclosed.",
+         NUMERIC_Q, NUMERIC_GOLD),
+        ("$918 million. The drivers of the change aren't discussed in the excerpt.", "", ""),
+    ],
+    "topic-words": [
+        ("Operating cash flow was $918 million after a fine for illegal dumping.", NUMERIC_Q,
+         NUMERIC_GOLD),
+        ("Yes; the buyback was funded from the sale of a harmful-chemicals unit.", YES_NO_Q,
+         "Yes"),
+    ],
+}  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("trap", "answer", "question", "gold"),
+    [(trap, *case) for trap, cases in TRAPS.items() for case in cases],
+)
+def test_precision_traps_are_not_refusals(trap: str, answer: str, question: str, gold: str) -> None:
+    decision = detect(answer, question, gold)
+    assert decision.outcome == ANSWERED
+    assert (decision.refusal_class, decision.cue) == (None, None)
+
+
+def test_absence_that_matches_a_negative_gold_is_an_answer_only_then() -> None:
+    answer = "The filing does not mention any share repurchases in FY2022."
+    assert detect(answer, YES_NO_Q, "No").agrees_with_gold
+    assert detect(answer, YES_NO_Q, "Yes").outcome == REFUSED
+    # silence about the thing is not a statement that there was none
+    assert detect("The excerpt is silent on buybacks.", YES_NO_Q, "No").outcome == REFUSED
+
+
+def test_rejecting_the_premise_is_an_answer_when_the_gold_rejects_it_too() -> None:
+    answer = "Gross margin is not meaningful for a bank."
+    agreeing = detect(answer, "What is the bank's gross margin?", "Not applicable: it is a bank.")
+    assert (agreeing.outcome, agreeing.agrees_with_gold) == (ANSWERED, True)
+    assert detect(answer, "What is the bank's gross margin?", "41.2%").refusal_class == (
+        "rejects-premise"
+    )
+
+
+def test_an_apology_counts_only_with_an_inability_after_it() -> None:
+    assert detect("I'm sorry, I can't answer that.").refusal_class == "inability"
+    assert detect("I'm sorry for the late reply.").outcome == ANSWERED
+
+
+def test_a_definite_answer_of_the_question_kind_overrides_a_cue() -> None:
+    # a number for a numeric question
+    assert detect(
+        "The context is thin, but it was $918 million.", NUMERIC_Q, NUMERIC_GOLD
+    ).outcome == (ANSWERED)
+    # an opening yes/no does not answer a numeric question
+    assert detect("No, the excerpt does not give it.", NUMERIC_Q, NUMERIC_GOLD).outcome == REFUSED
+    # a figure for another year than the one declined answers nothing
+    other_year = "The 2022 figure is not given; the 2021 figure was $802 million."
+    assert detect(other_year, NUMERIC_Q, NUMERIC_GOLD).outcome == REFUSED
+
+
+def test_unfinished_work_keeps_the_refusal() -> None:
+    decision = detect(
+        "Net income was $610 million. Without the working-capital lines I cannot complete it."
+    )
+    assert (decision.outcome, decision.refusal_class) == (REFUSED, "partial-work")
+    assert decision.cue == "Without the working-capital lines I cannot complete it."
+
+
+def test_a_numeric_question_answered_without_any_figure_is_no_answer() -> None:
+    decision = detect("Cash flow was healthy and improving.", NUMERIC_Q, NUMERIC_GOLD)
+    assert (decision.outcome, decision.refusal_class) == (REFUSED, "generic-substitute")
+    # a figure in words is a figure
+    assert detect("About nine hundred million dollars.", NUMERIC_Q, NUMERIC_GOLD).outcome == (
+        ANSWERED
+    )
+    assert detect("Roughly five percent.", "What was the margin?", "5.1%").outcome == ANSWERED
+
+
+def test_a_weak_cue_in_the_middle_is_undetermined() -> None:
+    # a hedge with no figure, neither first nor last sentence: 0.8 x 0.75 = 0.6
+    answer = "Orrin is a tool maker. Its cash flow is probably large. Thanks for asking."
+    decision = detect(answer)
+    assert (decision.outcome, decision.refusal_class) == (UNDETERMINED, "vague-estimate")
+    assert decision.cue == "Its cash flow is probably large."
+    assert not is_refusal(answer)  # undetermined counts as answered without a judge
+
+
+def test_the_cue_is_the_deciding_sentence_cut_to_200_characters() -> None:
+    long = "The provided excerpt does not contain " + "any of the requested lines " * 20 + "."
+    decision = detect("Revenue grew. " + long)
+    assert decision.cue is not None
+    assert len(decision.cue) == CUE_CHARS
+    assert decision.cue.startswith("The provided excerpt does not contain")
+    assert decision.cue.endswith("…")
+
+
+def test_normalisation_reads_curly_quotes_and_capitals() -> None:
+    assert is_refusal("I DON\u2019T   KNOW")
+    assert is_refusal("The Context DOESN\u2019T contain it")
+
+
+def test_the_hook_judge_asks_with_a_prefixed_field() -> None:
+    calls: list[tuple[str, object, object]] = []
+
+    def judge(field: str, expected: object, actual: object) -> float | None:
+        calls.append((field, expected, actual))
+        return {"a": 80.0, "b": 49.0, "c": None}[str(actual)]
+
+    decide = hook_nonanswer_judge(judge)
+    assert decide("Q?", "a", "gold") is True
+    assert decide("Q?", "b", "gold") is False
+    assert decide("Q?", "c", "gold") is None
+    assert calls[0] == (NONANSWER_FIELD + "Q?", "gold", "a")
+
+
+@pytest.mark.parametrize("grade", [101.0, -1.0, True, "80"])
+def test_the_hook_judge_rejects_grades_off_the_scale(grade: object) -> None:
+    decide = hook_nonanswer_judge(lambda field, expected, actual: grade)  # type: ignore[arg-type,return-value]
+    with pytest.raises(ValueError, match="not a number in 0-100"):
+        decide("Q?", "answer", "gold")
+
+
+# Regressions kept from the phrase catalog this detector replaced
+OLD_REFUSALS = [
+    "The company's filings do not break out segment margins.",
+    "No specific data regarding the pension obligation.",
+    "That is beyond the scope of the provided documents.",
+    "The 10-K does not break out segment capex; it only reports total capex of $1,200 million.",
     "The context does not provide the FY2019 revenue. However, it mentions that FY2018 "
     "revenue was $500 million.",
     "I cannot determine the change in margin; the 10-K only reports 2022 gross margin of 35.2%.",
-    "The data for Q3 2021 is not available in the provided 10-Q (Item 2, page 14).",
     "The FY2019 figure is not given; only FY2018 and FY2017 are covered.",
-    "The June 30, 2023 balance is not disclosed in the excerpt.",
-    # another year's figure, or what the source discusses instead
     "There isn't any SG&A figure for 2022 in the text; the 2021 figure was $1,815 million.",
     "The filing doesn't provide net unit growth; it discusses pipeline rooms of 462,000 instead.",
 ]
+OLD_ANSWERS = [
+    "Revenue was $1,577 million (the segment split is not disclosed).",
+    "Although the exact figure is not disclosed, revenue was approximately $1.5 billion.",
+    "The exact figure cannot be determined, but it is approximately 12.4%.",
+    "No. The context does not mention any dividend, so none was declared.",
+    "The context does not specify the auditor's fee, but the auditor is Smith & Lowe LLP.",
+    "The company does not disclose a dividend policy; it paid $0.50 per share in 2022.",
+    "No information technology segment exists; segments are Industrial and Consumer.",
+    "The flood loss is not covered by insurance; the uninsured part was $12 million.",
+]
 
 
-def test_every_catalog_pattern_has_a_hit() -> None:
-    assert set(HITS) == set(CATALOG)
-
-
-@pytest.mark.parametrize(
-    ("pattern", "text"), [(name, text) for name, texts in HITS.items() for text in texts]
-)
-def test_catalog_hits(pattern: str, text: str) -> None:
-    assert pattern in refusal_patterns(text)
+@pytest.mark.parametrize("text", OLD_REFUSALS)
+def test_old_catalog_refusals_stay_refusals(text: str) -> None:
     assert is_refusal(text)
 
 
-@pytest.mark.parametrize("text", NEAR_MISSES)
-def test_near_misses_are_answers(text: str) -> None:
+@pytest.mark.parametrize("text", OLD_ANSWERS)
+def test_old_catalog_answers_stay_answers(text: str) -> None:
     assert not is_refusal(text)
 
 
-@pytest.mark.parametrize("text", REFUSALS_WITH_NUMBERS)
-def test_numbers_that_answer_nothing_keep_a_refusal(text: str) -> None:
-    assert is_refusal(text)
-
-
-@pytest.mark.parametrize(
-    "text", ["N/A", "n/a.", "Unknown", "  Not disclosed. ", "\u201cNot available\u201d", "", None]
-)
-def test_bare_stock_phrases_and_blanks(text: str | None) -> None:
-    assert is_refusal(text)
-
-
-def test_bare_list_is_normalised() -> None:
-    assert all(entry == entry.casefold().strip() for entry in BARE)
-
-
-def test_normalisation_straightens_quotes_and_case() -> None:
-    # curly apostrophe, capitals, doubled spaces
-    assert is_refusal("I DON\u2019T   KNOW")
-    assert refusal_patterns("The Context DOES NOT contain it") == ["source-lacks"]
+def test_a_long_answer_is_read_by_head_and_tail() -> None:
+    middle = "Revenue, costs, and margins, as discussed, " * 2000
+    decision = detect("I cannot answer that. " + middle + "Thanks.")
+    assert decision.refusal_class == "inability"
+    # a cue buried in the middle of a long answer is not read
+    assert detect("Revenue grew. " + middle + " I cannot answer that. " + middle).outcome == (
+        ANSWERED
+    )

@@ -126,4 +126,10 @@ def pytest_bizbench_add_benchmarks(config):
     )
     result = suite.pytester.runpytest()
     assert result.ret == pytest.ExitCode.USAGE_ERROR
-    result.stderr.fnmatch_lines(["*benchmark name 'field-accuracy' is used by both*"])
+    result.stderr.fnmatch_lines(
+        [
+            "*benchmark name 'field-accuracy' has two definitions: "
+            "pytest_bizbench.benchmarks.field_accuracy.FieldAccuracy (from built-in, *) and "
+            "conftest.Mine (from pytest_bizbench_add_benchmarks, *)"
+        ]
+    )

@@ -224,11 +224,19 @@ def test_a_bad_requirement_is_an_error_and_the_others_load(
     assert (error.line or 0) >= 7  # the requirement (line 7) or a line inside it
 
 
-def test_a_repeated_requirement_id_keeps_the_first(tmp_path: Path) -> None:
-    loaded = load(tmp_path, HEADER + "  R1:\n    assessment: yes\n  R1:\n    assessment: no\n")
-    assert cases_of(loaded)["R1"].requirement["assessment"] == "yes"
+def test_a_repeated_requirement_id_scores_neither_copy(tmp_path: Path) -> None:
+    loaded = load(
+        tmp_path,
+        HEADER
+        + "  R1:\n    assessment: yes\n  R1:\n    assessment: no\n  R2:\n    assessment: no\n",
+    )
+    assert sorted(cases_of(loaded)) == ["R2"]  # neither R1 is scored
     [error] = errors_of(loaded)
-    assert (error.line, error.message) == (7, "requirement 'R1' is repeated (first at line 5)")
+    assert (error.line, error.case_id, error.message) == (
+        5,
+        "b/R1",
+        "requirement 'R1' is defined 2 times (lines 5 and 7); neither copy is scored",
+    )
 
 
 @pytest.mark.parametrize(

@@ -98,3 +98,13 @@ def test_grade_reply_without_a_score_raises_quoting_it() -> None:
     with pytest.raises(JudgeReplyError) as caught:
         Judge.grade_reply("x" * 100)
     assert str(caught.value) == f"no 0-100 score in the judge's reply '{'x' * 80}…'"
+
+
+def test_the_nonanswer_prompt_asks_about_the_question_without_the_field_prefix() -> None:
+    from pytest_bizbench.scoring.judge import NONANSWER_FIELD, NONANSWER_RUBRIC, Judge
+
+    prompt = Judge.nonanswer_prompt(NONANSWER_FIELD + "Who audits Orrin?", "Pell LLP", "n/a")
+    assert prompt == (
+        NONANSWER_RUBRIC
+        + '\n{"question": "Who audits Orrin?", "gold_answer": "Pell LLP", "answer": "n/a"}\n'
+    )

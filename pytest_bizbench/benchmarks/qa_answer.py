@@ -1,16 +1,21 @@
-"""`qa-answer`: answers to questions graded against gold answers, refusals apart (SPEC §5.4).
+"""`qa-answer`: answers to questions graded against gold answers, refusals apart (SPEC §5.4, §14).
 
 Each answer (each sample, when a prediction holds several) is graded by a ladder,
 cheapest and most certain first:
-1. the file's scorer (`exact`, `contains` or `numeric`, `scoring/answers.py`): a
+1. a structural non-answer (a provider refusal flag, a content-filter stop, an empty
+   text) scores 0 and is a refusal;
+2. the file's scorer (`exact`, `contains` or `numeric`, `scoring/answers.py`): a
    match scores 1, rung named after the rule that matched;
-2. otherwise a refusal (`scoring/refusal.py`) scores 0, rung `refusal`, and is
-   counted apart from wrong answers;
-3. otherwise, only when no rule could decide (a gold that is text, not a number:
+3. the non-answer detector (`scoring/refusal.py`): an absence or premise statement
+   that says what a negative gold says scores 1 (rung `negative-gold`); a refusal
+   scores 0, rung `refusal`, counted apart from wrong answers; an undetermined
+   answer goes to the non-answer judge when there is one (`refusal_rung` `judge`),
+   else counts as answered;
+4. otherwise, only when no rule could decide (a gold that is text, not a number:
    a number the answer gets wrong is wrong), the `pytest_bizbench_embed` hook
    (cosine >= strictness scores 1, rung `embedding`) and then the
    `pytest_bizbench_judge` hook (grade / 100, rung `judge`; `field` is the question);
-4. otherwise 0.
+5. otherwise 0.
 A sample counts as correct (for `samples.correct` and pass@k) when it scores at
 least 0.5; every rung but the judge gives exactly 0 or 1.
 """
@@ -24,8 +29,15 @@ from typing import Any, ClassVar
 from pytest_bizbench.cases.qa import FINANCEBENCH
 from pytest_bizbench.scoring import Embedder, JudgeFn
 from pytest_bizbench.scoring.answers import grade
+from pytest_bizbench.scoring.judge import checked_grade
 from pytest_bizbench.scoring.passk import Spread, pass_at_k_metrics, sample_details
-from pytest_bizbench.scoring.refusal import is_refusal
+from pytest_bizbench.scoring.refusal import (
+    UNDETERMINED,
+    Decision,
+    NonAnswerJudge,
+    detect,
+    hook_nonanswer_judge,
+)
 from pytest_bizbench.scoring.text import cosine
 from pytest_bizbench.sdk import BenchmarkPlugin, ExtendedDocument, ScoredDocument
 from pytest_bizbench.stats import percentile
@@ -34,7 +46,14 @@ CORRECT_AT = 0.5
 NO_MODEL_RUNGS_NOTE = "scoring used the answer rules only (no embedding or judge hook)"
 # Tags that are free text or links, never groups
 UNGROUPED_TAGS = frozenset({"justification", "doc_link", "evidence"})
-MAX_GROUP_VALUE = 80  # a tag with a longer value is free text, not a group
+MAX_GROUP_VALUE = 80
+ATTEMPTED_EPSILON = 1e-12  # a refusal rate this close to 1 means nothing was attempted
+VERDICT_KEYS = (
+    "refusal",
+    "refusal_class",
+    "refusal_cue",
+    "refusal_rung",
+)  # a tag with a longer value is free text, not a group
 
 
 class QAAnswer(BenchmarkPlugin):
@@ -52,14 +71,19 @@ class QAAnswer(BenchmarkPlugin):
         scorer: str = "auto",
         pass_at: Sequence[int] = (1,),
         strictness: float = 0.90,
+        *,
         embed: Embedder | None = None,
         judge: JudgeFn | None = None,
+        nonanswer_judge: NonAnswerJudge | None = None,
     ) -> None:
         self.scorer = scorer
         self.pass_at = tuple(sorted(set(pass_at)))
         self.strictness = strictness
         self._embed = embed
         self._judge = judge
+        if nonanswer_judge is None and judge is not None:
+            nonanswer_judge = hook_nonanswer_judge(judge)
+        self._nonanswer = nonanswer_judge
 
     def scorer_for(self, row_format: str) -> str:
         """`auto` is numeric for FinanceBench rows, exact for the others."""
@@ -88,19 +112,59 @@ class QAAnswer(BenchmarkPlugin):
             result["scoring_note"] = NO_MODEL_RUNGS_NOTE
         return result
 
-    def grade(self, question: str, gold: str, answer: str, scorer: str) -> dict[str, Any]:
-        """One answer's entry: score, rung, expected, actual, refusal and why."""
+    def grade(
+        self,
+        question: str,
+        gold: str,
+        answer: str,
+        scorer: str,
+        provider: Mapping[str, Any] | None = None,
+    ) -> dict[str, Any]:
+        """One answer's entry: score, rung, expected, actual, the refusal verdict and why.
+
+        `provider` holds the provider's own signals for this answer (`refusal`,
+        `finish_reason`), read before the text."""
+        signals = provider or {}
+        decision = detect(
+            answer,
+            question,
+            gold,
+            provider_refusal=_text_or_none(signals.get("refusal")),
+            finish_reason=_text_or_none(signals.get("finish_reason")),
+        )
+        entry: dict[str, Any] = {"expected": gold, "actual": answer, **_verdict(None, "catalog")}
+        if decision.refused and decision.refusal_class == "empty-structural":
+            return self._refused(entry, decision, "catalog")
         verdict = grade(scorer, gold, answer, question)
-        entry: dict[str, Any] = {"expected": gold, "actual": answer, "refusal": False}
         if verdict.correct:
             return {"score": 1.0, "rung": verdict.rung, **entry, "matched": verdict.matched}
-        if is_refusal(answer):
-            return {"score": 0.0, "rung": "refusal", **entry, "refusal": True, "reason": "refusal"}
+        if decision.agrees_with_gold:
+            return {"score": 1.0, "rung": "negative-gold", **entry, "matched": gold}
+        if decision.refused:
+            return self._refused(entry, decision, "catalog")
+        if decision.outcome == UNDETERMINED and self._nonanswer is not None:
+            try:
+                judged = self._nonanswer(question, answer, gold)
+            except Exception as exc:
+                return {**entry, **_unscored("judge", exc), **_verdict(None, "judge")}
+            if judged:
+                return self._refused(entry, decision, "judge")
+            entry.update(_verdict(None, "judge"))
         if not verdict.decided:
             modelled = self._model_rungs(question, gold, answer)
             if modelled is not None:
                 return {**modelled, **entry}
         return {"score": 0.0, "rung": verdict.rung, **entry, "reason": verdict.reason}
+
+    @staticmethod
+    def _refused(entry: dict[str, Any], decision: Decision, rung: str) -> dict[str, Any]:
+        return {
+            "score": 0.0,
+            "rung": "refusal",
+            **entry,
+            **_verdict(decision, rung),
+            "reason": "refusal",
+        }
 
     def _model_rungs(self, question: str, gold: str, answer: str) -> dict[str, Any] | None:
         if self._embed is not None:
@@ -115,13 +179,7 @@ class QAAnswer(BenchmarkPlugin):
                 return {"score": 1.0, "rung": "embedding", "cosine": round(closeness, 4)}
         if self._judge is not None:
             try:
-                grade_ = self._judge(question, gold, answer)
-                if grade_ is not None and (
-                    isinstance(grade_, bool)
-                    or not isinstance(grade_, (int, float))
-                    or not 0.0 <= grade_ <= 100.0
-                ):
-                    raise ValueError(f"judge returned {grade_!r}, not a number in 0-100")
+                grade_ = checked_grade(self._judge(question, gold, answer))
             except Exception as exc:
                 return _unscored("judge", exc)
             if grade_ is not None:
@@ -134,9 +192,16 @@ class QAAnswer(BenchmarkPlugin):
         answers: list[str] = document.extracted_fields.get("answers") or []
         if not answers:
             raise ValueError(f"question {document.id!r}: the prediction holds no answer")
+        signals: list[Mapping[str, Any]] = document.extracted_fields.get("signals") or []
         entries = [
-            self.grade(str(truth["question"]), str(truth["answer"]), answer, scorer)
-            for answer in answers
+            self.grade(
+                str(truth["question"]),
+                str(truth["answer"]),
+                answer,
+                scorer,
+                signals[i] if i < len(signals) else None,
+            )
+            for i, answer in enumerate(answers)
         ]
         spread = Spread.of([entry["score"] for entry in entries])
         shown = dict(entries[spread.shown])
@@ -144,7 +209,7 @@ class QAAnswer(BenchmarkPlugin):
         correct = sum(1 for entry in entries if entry["score"] >= CORRECT_AT)
         details: dict[str, Any] = {
             "answer": shown,
-            "refusal": shown.pop("refusal"),
+            **{key: shown.pop(key) for key in VERDICT_KEYS},
             "scorer": scorer,
             "samples": {
                 "n": n,
@@ -183,6 +248,21 @@ class QAAnswer(BenchmarkPlugin):
         return metrics
 
 
+def _verdict(decision: Decision | None, rung: str) -> dict[str, Any]:
+    """The four refusal keys of an entry: `decision` is the refusal, None for an answer;
+    `rung` says who decided (`catalog` or `judge`)."""
+    return {
+        "refusal": decision is not None,
+        "refusal_class": decision.refusal_class if decision is not None else None,
+        "refusal_cue": decision.cue if decision is not None else None,
+        "refusal_rung": rung,
+    }
+
+
+def _text_or_none(value: object) -> str | None:
+    return value if isinstance(value, str) else None
+
+
 def _unscored(rung: str, exc: Exception) -> dict[str, Any]:
     """A model hook failed: 0 and flagged, so the item fails rather than passing silently."""
     reason = f"{rung}-error: {type(exc).__name__}: {exc}"
@@ -202,19 +282,34 @@ def _shares(s: ScoredDocument) -> tuple[float, float, float]:
     return s.score, refused, max(0.0, 1.0 - s.score - refused)
 
 
-def _rates(shares: Sequence[tuple[float, float, float]]) -> dict[str, float]:
+def _rates(shares: Sequence[tuple[float, float, float]]) -> dict[str, float | None]:
+    """Accuracy, refusal and incorrect rates, and the abstention-aware three: the share
+    attempted, accuracy on what was attempted (None when nothing was), and their F
+    score (harmonic mean of accuracy and accuracy given attempted; 0 when either is)."""
     n = len(shares)
+    accuracy = math.fsum(c for c, _, _ in shares) / n
+    refusal_rate = math.fsum(r for _, r, _ in shares) / n
+    attempted = 1.0 - refusal_rate
+    given_attempted = min(1.0, accuracy / attempted) if attempted > ATTEMPTED_EPSILON else None
+    f_score = (
+        2 * accuracy * given_attempted / (accuracy + given_attempted)
+        if given_attempted and accuracy
+        else 0.0
+    )
     return {
-        "accuracy": math.fsum(c for c, _, _ in shares) / n,
-        "refusal_rate": math.fsum(r for _, r, _ in shares) / n,
+        "accuracy": accuracy,
+        "refusal_rate": refusal_rate,
         "incorrect_rate": math.fsum(i for _, _, i in shares) / n,
+        "attempted_rate": attempted,
+        "accuracy_given_attempted": given_attempted,
+        "f_score": f_score,
     }
 
 
 def _groups(
     ordered: Sequence[ScoredDocument], shares: Sequence[tuple[float, float, float]]
 ) -> dict[str, dict[str, dict[str, Any]]]:
-    """`{tag: {value: {count, accuracy, refusal_rate, incorrect_rate}}}` for every tag
+    """`{tag: {value: {count, and the `_rates`}}}` for every tag
     whose values are short scalars (a question without the tag is under `unknown`)."""
     names = sorted(
         {name for s in ordered for name in s.document.metadata if name not in UNGROUPED_TAGS}

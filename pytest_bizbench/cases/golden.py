@@ -94,16 +94,23 @@ def load_golden(path: Path, max_bytes: int, only: frozenset[str] = frozenset()) 
         "question_answers": header.get("question_answers"),
     }
     results: Loaded = []
-    first_line: dict[str, int] = {}
+    lines: dict[str, list[int]] = {}
+    for req_id, line, _ in requirements:
+        lines.setdefault(req_id, []).append(line)
     for req_id, line, node in requirements:
         case_id = f"{bundle_id}/{req_id}"
         if only and req_id not in only and case_id not in only:
             continue
-        if req_id in first_line:
-            message = f"requirement {req_id!r} is repeated (first at line {first_line[req_id]})"
-            results.append(CaseError(source, line, message, case_id))
+        where = lines[req_id]
+        if len(where) > 1:  # which copy is right is unknown: neither is scored
+            if line == where[0]:
+                shown = ", ".join(str(n) for n in where[:-1]) + f" and {where[-1]}"
+                message = (
+                    f"requirement {req_id!r} is defined {len(where)} times (lines {shown}); "
+                    "neither copy is scored"
+                )
+                results.append(CaseError(source, line, message, case_id))
             continue
-        first_line[req_id] = line
         results.append(_requirement(source, context, req_id, line, node))
     return results
 

@@ -45,6 +45,7 @@ if TYPE_CHECKING:
     from pytest_bizbench.settings import Settings
 
 SUFFIX = ".qa.jsonl"
+SIGNAL_KEYS = ("refusal", "finish_reason")  # a provider's own word that it withheld the answer
 FINANCEBENCH, LEGALBENCH, GENERIC = "financebench", "legalbench", "generic"
 _REQUIRED = {
     FINANCEBENCH: ("financebench_id", "question", "answer"),
@@ -288,9 +289,18 @@ class QAKind:
     def fields(self, case: QACase, raw: Any) -> dict[str, Any] | None:
         """`{"answers": [str, ...]}` from `{"answer": str}`, `{"answers": [...]}`, a
         string, or a list of strings (several samples); None when the answer is null
-        or the list empty (the system gave nothing)."""
+        or the list empty (the system gave nothing). A dict's provider signals
+        (`refusal`: the provider's refusal text, `finish_reason`) are kept per answer
+        as `signals`, and a null answer with a signal is an empty answer so the signal
+        is graded, not lost."""
         value = raw
+        signal: dict[str, str] = {}
         if isinstance(raw, dict):
+            signal = {
+                key: raw[key] for key in SIGNAL_KEYS if isinstance(raw.get(key), str) and raw[key]
+            }
+            if signal and raw.get("answer", raw.get("answers")) is None:
+                raw = {**raw, "answer": ""}
             keys = [key for key in ("answers", "answer") if key in raw]
             if not keys:
                 raise PredictionShapeError(
@@ -312,12 +322,23 @@ class QAKind:
                     f'{{"answers": [str, ...]}}, a string or a list of strings'
                 )
             texts.append(str(answer))
+        if signal:
+            return {"answers": texts, "signals": [signal] * len(texts)}
         return {"answers": texts}
 
     def merge_runs(self, case: QACase, runs: list[dict[str, Any]]) -> dict[str, Any]:
         """Several runs of a question are its samples: `{"runs": [{"answer": a}, ...]}`
         grades like `{"answers": [a, ...]}`, so pass@k counts every run."""
-        return {"answers": [answer for fields in runs for answer in fields["answers"]]}
+        merged: dict[str, Any] = {
+            "answers": [answer for fields in runs for answer in fields["answers"]]
+        }
+        if any("signals" in fields for fields in runs):
+            merged["signals"] = [
+                signal
+                for fields in runs
+                for signal in fields.get("signals") or [{}] * len(fields["answers"])
+            ]
+        return merged
 
     def document(
         self, case: QACase, model: str, fields: dict[str, Any], source: str

@@ -13,6 +13,7 @@ from typing import Any
 from pytest_bizbench import __version__
 from pytest_bizbench.aggregate import ReportDocument
 from pytest_bizbench.gate import Completeness, ThresholdResult
+from pytest_bizbench.payload import jsonable
 from pytest_bizbench.registry import Registry, fingerprint
 from pytest_bizbench.scoring.passk import flaky_cases
 
@@ -58,7 +59,7 @@ def _benchmark_entry(registry: Registry, name: str) -> dict[str, Any]:
         "metric_unit": benchmark.metric_unit,
         "headline_metric": benchmark.headline_metric,
         "fingerprint": fingerprint(benchmark),
-        "config": benchmark.scoring_config(),
+        "config": jsonable(benchmark.scoring_config(), bounded=False),
         # compare()'s bounds, so `bizbench compare` can judge two saved reports
         "regression_threshold": benchmark.REGRESSION_THRESHOLD,
         "improvement_threshold": benchmark.IMPROVEMENT_THRESHOLD,
@@ -77,8 +78,10 @@ def build_report(result: RunResult, registry: Registry) -> dict[str, Any]:
         flaky = flaky_cases(entry["models"][model]["documents"])
         if flaky:
             entry["models"][model]["flaky"] = flaky
-        if (name, model) in result.comparisons:
-            entry.setdefault("comparison", {})[model] = result.comparisons[name, model]
+    for (name, model), comparison in result.comparisons.items():
+        # also a benchmark x model of the baseline that this run lacks (verdict missing)
+        entry = benchmarks.setdefault(name, _benchmark_entry(registry, name))
+        entry.setdefault("comparison", {})[model] = comparison
     for name, pairs in result.paired.items():
         if name in benchmarks:
             benchmarks[name]["paired"] = pairs
@@ -126,3 +129,18 @@ def write_text_atomic(path: Path, text: str) -> None:
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+
+
+def write_report_or_say(report: Mapping[str, Any], path: Path) -> str | None:
+    """Write the report; None when written, else the one line that says why not.
+
+    Details are made JSON where each payload is built, so this catches what is left:
+    a path that cannot be written, or a value that still is not JSON.
+    """
+    try:
+        write_report(report, path)
+    except OSError as exc:
+        return f"cannot write report {path}: {exc.strerror or exc}"
+    except (TypeError, ValueError, RecursionError) as exc:
+        return f"cannot write report {path}: {type(exc).__name__}: {exc}"
+    return None

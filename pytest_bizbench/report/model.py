@@ -28,7 +28,6 @@ from pytest_bizbench.report.tables import (
     headline_of,
     honest_line,
     metrics_table,
-    model_entries,
     paired_sections,
     pairs_table,
     summary_table,
@@ -154,13 +153,13 @@ def _comparison(report: Report) -> Section:
         for (name, model), c in sorted(comparisons.items()):
             paired = c.get("paired") or {}
             bins = paired.get("histogram") or ()
-            moved = any(
+            changed = any(
                 int(b.get("count") or 0) for b in bins if tuple(b.get("range") or ()) != (0.0, 0.0)
             )
             lines = [honest_line(c)]
-            if bins and not moved:
+            if bins and not changed:
                 lines.append(f"all {paired.get('n', 0)} paired cases unchanged")
-            chart = Chart("histogram", bins) if moved else None
+            chart = Chart("histogram", bins) if changed else None
             blocks.append(
                 Block(
                     f"{name} ({model}) against the baseline",

@@ -19,6 +19,9 @@ COMPONENTS = (
     "mrr",
     "refusal_rate",
     "incorrect_rate",
+    "attempted_rate",
+    "accuracy_given_attempted",
+    "f_score",
 )
 Table = tuple[list[str], list[list[str]]]
 Report = Mapping[str, Any]

@@ -61,8 +61,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 
+from pytest_bizbench.scoring import refusal  # a module: refusal reads answers too
 from pytest_bizbench.scoring.numbers import numbers_match
-from pytest_bizbench.scoring.refusal import is_refusal
 
 SCORERS = ("exact", "contains", "numeric")
 REL_TOL = 0.01
@@ -306,10 +306,12 @@ def _contains(gold: str, answer: str) -> Verdict:
 
 def _answer_polarity(answer: str) -> str | None:
     """The answer's yes or no; "No dividend was paid" says no too, unless the answer
-    declines ("No information is given")."""
+    declines ("No information is given", "No, I can't say")."""
     given = polarity(answer)
-    if given is None and normalize_answer(answer).startswith("no ") and not is_refusal(answer):
-        return "no"
+    if given is None and normalize_answer(answer).startswith("no "):
+        given = "no"
+    if given is not None and refusal.is_refusal(answer):
+        return None
     return given
 
 

@@ -23,6 +23,17 @@ wrong, contradicts the gold answer, or declines to answer.
 Answer with one JSON object and nothing else: {"score": N, "reason": "<one sentence>"}
 """
 
+# `qa-answer` asks its judge "is this a non-answer?" with `field` = this prefix + question
+NONANSWER_FIELD = "non-answer? "
+NONANSWER_RUBRIC = """You decide whether a system's answer to a question about business documents
+attempts an answer or declines to give one. A non-answer says the information is
+missing, cannot be determined or is out of reach, redirects to another source, asks
+for more input, explains a method without a value, hedges without committing to a
+figure, or computes part of the answer and stops. An attempt commits to an answer,
+right or wrong, even after a disclaimer. Give 100 for a non-answer, 0 for an attempt.
+Answer with one JSON object and nothing else: {"score": N, "reason": "<one sentence>"}
+"""
+
 _FENCED_RE = re.compile(r"```(?:json)?[ \t]*\n?(.*?)```", re.IGNORECASE | re.DOTALL)
 # "score: 80" but not "score: 8/10", which is not on the 0-100 scale
 _PROSE_RE = re.compile(
@@ -61,6 +72,19 @@ class Judge:
         )
 
     @staticmethod
+    def nonanswer_prompt(question: str, expected: Any, answer: Any) -> str:
+        """The non-answer rubric with the question, gold answer and answer (the
+        `qa-answer` undetermined path; a `NONANSWER_FIELD` prefix is dropped)."""
+        return _with_values(
+            NONANSWER_RUBRIC,
+            {
+                "question": question.removeprefix(NONANSWER_FIELD),
+                "gold_answer": expected,
+                "answer": answer,
+            },
+        )
+
+    @staticmethod
     def parse_score(text: str) -> float | None:
         """The 0-100 score a judge model's reply states, or None.
 
@@ -93,6 +117,18 @@ class Judge:
                 shown = shown[:_REPLY_SHOWN] + "…"
             raise JudgeReplyError(f"no 0-100 score in the judge's reply {shown!r}")
         return found
+
+
+def checked_grade(grade: object) -> float | None:
+    """A judge hook's return value as a grade: None stays None, anything but a number
+    in 0-100 raises `ValueError` (a hook that misreads the scale must not pass)."""
+    if grade is None:
+        return None
+    if isinstance(grade, bool) or not isinstance(grade, (int, float)):
+        raise ValueError(f"judge returned {grade!r}, not a number in 0-100")
+    if not 0.0 <= grade <= 100.0:
+        raise ValueError(f"judge returned {grade!r}, not a number in 0-100")
+    return float(grade)
 
 
 def _from_json(text: str) -> float | None:

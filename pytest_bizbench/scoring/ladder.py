@@ -17,8 +17,10 @@ from typing import Any
 
 from rapidfuzz import fuzz
 
-from pytest_bizbench.scoring.dates import ORDERS, looks_like_iso_date, parse_date
+from pytest_bizbench.scoring.assign import Row, assign, kuhn_munkres
+from pytest_bizbench.scoring.dates import ORDERS, parse_date
 from pytest_bizbench.scoring.numbers import numbers_match, parse_number
+from pytest_bizbench.scoring.pairs import PairScorer, scalar_kind, stated_bool
 from pytest_bizbench.scoring.text import cosine, normalize
 
 Embedder = Callable[[list[str]], list[list[float]]]
@@ -31,7 +33,8 @@ Entry = dict[str, Any]
 MAX_TEXT = 200
 MAX_ITEMS = 50
 _NORMALIZED_MEMO = 8192
-_BOOL_WORDS = {"true": True, "yes": True, "false": False, "no": False}
+DEFAULT_MAX_LIST_ITEMS = 2000
+DEFAULT_MAX_TEXT_CHARS = 20_000
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,6 +53,11 @@ class LadderConfig:
     numeric_fields: frozenset[str] = frozenset()
     date_fields: frozenset[str] = frozenset()
     free_text_fields: frozenset[str] = frozenset()
+    max_list_items: int = DEFAULT_MAX_LIST_ITEMS
+    max_text_chars: int = DEFAULT_MAX_TEXT_CHARS
+    bulk_lists: bool = True
+    """False scores list items one pair at a time and pairs them with the pure-Python
+    solver: the reference the bulk path is pinned against, and the benchmarks' "before"."""
 
     def __post_init__(self) -> None:
         if not 0.0 <= self.strictness <= 1.0:
@@ -58,6 +66,8 @@ class LadderConfig:
             raise ValueError(f"tolerances must be >= 0, got {self.rel_tol!r}, {self.abs_tol!r}")
         if self.date_order not in ORDERS:
             raise ValueError(f"date order {self.date_order!r} must be one of {', '.join(ORDERS)}")
+        if min(self.max_list_items, self.max_text_chars) < 1:
+            raise ValueError("max_list_items and max_text_chars must be >= 1")
 
 
 class FieldLadder:
@@ -80,13 +90,20 @@ class FieldLadder:
     and an actual that is not a list counts as a list of that one value. With model
     hooks, pairs are first made on the cheap rungs alone; those scoring 1 are kept, and
     only the items left over are compared by the models, so a list of n items costs
-    far fewer than n * n model calls.
+    far fewer than n * n model calls. The cheap item scores come in bulk (`pairs`),
+    the pairing from `assign`.
+
+    Work budgets keep one case from holding up the run. A list with more items on
+    either side than `max_list_items` pairs its items in order (item k with item k,
+    cheap rungs only); text longer than `max_text_chars` after normalisation, when not
+    an exact match, gets the similarity of its first `max_text_chars` characters. Both
+    say so in the entry's `budget`.
 
     A nested object scores the mean of its sub-fields (null expected sub-fields are
     skipped; with none left the score is 1, nothing being asked).
     """
 
-    __slots__ = ("_config", "_embed", "_judge", "_normalized")
+    __slots__ = ("_config", "_embed", "_judge", "_normalized", "_pairs")
 
     def __init__(
         self, config: LadderConfig, embed: Embedder | None = None, judge: JudgeFn | None = None
@@ -95,6 +112,7 @@ class FieldLadder:
         self._embed = embed
         self._judge = judge
         self._normalized: dict[str, str] = {}
+        self._pairs = PairScorer(config, self._normalize, self._cheap_score)
 
     @property
     def config(self) -> LadderConfig:
@@ -165,20 +183,17 @@ class FieldLadder:
         shown.update(entry)
         return shown
 
+    def _cheap_score(self, name: str, expected: Any, actual: Any) -> float:
+        score: float = self._rate(name, expected, actual, detail=False, models=False)["score"]
+        return score
+
     def _rate_scalar(self, name: str, expected: Any, actual: Any, *, models: bool) -> Entry:
         config = self._config
-        if isinstance(expected, (int, float)) or name in config.numeric_fields:
-            target = parse_number(expected)
-            if target is not None:
-                return _rate_number(target, actual, config)
-        if (
-            isinstance(expected, date)
-            or name in config.date_fields
-            or looks_like_iso_date(expected)
-        ):
-            day = parse_date(expected, config.date_order)
-            if day is not None:
-                return _rate_date(day, actual, config.date_order)
+        rung, value = scalar_kind(name, expected, config)
+        if rung == "number":
+            return _rate_number(value, actual, config)
+        if rung == "date":
+            return _rate_date(value, actual, config.date_order)
         return self._rate_text(name, expected, actual, models=models)
 
     def _rate_text(self, name: str, expected: Any, actual: Any, *, models: bool) -> Entry:
@@ -188,8 +203,15 @@ class FieldLadder:
         left, right = self._normalize(expected_text), self._normalize(actual_text)
         if left == right:
             return {"score": 1.0, "rung": "exact"}
-        similarity = fuzz.ratio(left, right) / 100.0
+        cap = self._config.max_text_chars
+        over = max(len(left), len(right)) > cap
+        similarity = fuzz.ratio(left[:cap], right[:cap]) / 100.0
         entry: Entry = {"similarity": round(similarity, 4)}
+        if over:
+            entry["budget"] = (
+                f"text over bizbench_max_text_chars ({cap}): "
+                f"similarity of the first {cap} characters"
+            )
         if similarity >= strictness:
             return {"score": 1.0, "rung": "fuzzy", **entry}
         if models and self._embed is not None:
@@ -232,7 +254,17 @@ class FieldLadder:
     ) -> Entry:
         wanted = [item for item in expected if item is not None]
         given = list(actual) if isinstance(actual, (list, tuple)) else [actual]
-        pairs = self._match(name, wanted, given, models=models) if wanted and given else []
+        cap = self._config.max_list_items
+        over = max(len(wanted), len(given)) > cap
+        pairs: list[tuple[int, int, float]] = []
+        if over:
+            scored = (
+                (k, k, self._cheap_score(name, w, g))
+                for k, (w, g) in enumerate(zip(wanted, given, strict=False))
+            )
+            pairs = [pair for pair in scored if pair[2] > 0.0]
+        elif wanted and given:
+            pairs = self._match(name, wanted, given, models=models)
         credit = math.fsum(score for _, _, score in pairs)
         total = len(wanted) + len(given)
         entry: Entry = {
@@ -243,6 +275,8 @@ class FieldLadder:
         }
         if not detail:
             return entry
+        if over:
+            entry["budget"] = f"list items over bizbench_max_list_items ({cap}): matched in order"
         rows = {i for i, _, _ in pairs}
         cols = {j for _, j, _ in pairs}
         listed = {
@@ -260,11 +294,12 @@ class FieldLadder:
         self, name: str, wanted: list[Any], given: list[Any], *, models: bool
     ) -> list[tuple[int, int, float]]:
         """The credited pairs (expected index, actual index, item score), by expected index."""
-        cheap = [
-            [self._rate(name, w, g, detail=False, models=False)["score"] for g in given]
-            for w in wanted
-        ]
-        pairs = _assign(cheap)
+        if self._config.bulk_lists:
+            cheap = self._pairs.rows(name, wanted, given)
+            pairs = assign(cheap, len(given))
+        else:
+            cheap = _sparse([[self._cheap_score(name, w, g) for g in given] for w in wanted])
+            pairs = assign(cheap, len(given), solver=kuhn_munkres)
         if not models or (self._embed is None and self._judge is None):
             return pairs
         sure = [pair for pair in pairs if pair[2] >= 1.0]
@@ -274,14 +309,15 @@ class FieldLadder:
             return sure
         full = [
             [
-                cheap[i][j]
-                if cheap[i][j] >= 1.0
+                cheap[i].get(j, 0.0)
+                if cheap[i].get(j, 0.0) >= 1.0
                 else self._rate(name, wanted[i], given[j], detail=False, models=True)["score"]
                 for j in cols
             ]
             for i in rows
         ]
-        return sorted(sure + [(rows[r], cols[c], score) for r, c, score in _assign(full)])
+        found = assign(_sparse(full), len(cols))
+        return sorted(sure + [(rows[r], cols[c], score) for r, c, score in found])
 
     def _rate_nested(
         self, expected: Mapping[Any, Any], actual: Any, *, detail: bool, models: bool
@@ -306,11 +342,13 @@ class FieldLadder:
         return result
 
 
+def _sparse(scores: list[list[float]]) -> list[Row]:
+    return [{j: score for j, score in enumerate(row) if score > 0.0} for row in scores]
+
+
 def _rate_bool(expected: bool, actual: Any) -> Entry:
-    stated = actual
-    if isinstance(actual, str):
-        stated = _BOOL_WORDS.get(actual.strip().casefold())
-    if not isinstance(stated, bool):
+    stated = stated_bool(actual)
+    if stated is None:
         return {"score": 0.0, "rung": "bool", "reason": "not-a-bool"}
     if stated is expected:
         return {"score": 1.0, "rung": "bool"}
@@ -350,67 +388,6 @@ def _unscored(rung: str, entry: Entry, exc: Exception) -> Entry:
     """A model hook failed: 0, flagged, because a crash is not evidence of a wrong value."""
     reason = _jsonable(f"{rung}-error: {type(exc).__name__}: {exc}")
     return {"score": 0.0, "rung": rung, **entry, "reason": reason, "unscored": True}
-
-
-def _assign(scores: list[list[float]]) -> list[tuple[int, int, float]]:
-    """Row-column pairs maximising the summed score, each row and column used once.
-
-    Kuhn-Munkres with potentials on cost 1 - score, O(rows^2 * cols). Rows and
-    columns that score 0 everywhere are left out first: they cannot add credit and
-    would only lengthen the search. Pairs scoring 0 are dropped from the result.
-    Deterministic: the same matrix always gives the same pairs.
-    """
-    live_rows = [i for i, row in enumerate(scores) if any(s > 0.0 for s in row)]
-    live_cols = [j for j in range(len(scores[0])) if any(scores[i][j] > 0.0 for i in live_rows)]
-    if not live_cols:
-        return []
-    if len(live_rows) > len(live_cols):
-        flipped = [[scores[i][j] for i in live_rows] for j in live_cols]
-        pairs = [(live_rows[r], live_cols[c]) for c, r in _kuhn_munkres(flipped)]
-    else:
-        square = [[scores[i][j] for j in live_cols] for i in live_rows]
-        pairs = [(live_rows[r], live_cols[c]) for r, c in _kuhn_munkres(square)]
-    return sorted((i, j, scores[i][j]) for i, j in pairs if scores[i][j] > 0.0)
-
-
-def _kuhn_munkres(scores: list[list[float]]) -> list[tuple[int, int]]:
-    """Best assignment of every row (rows <= columns) to a distinct column."""
-    rows, cols = len(scores), len(scores[0])
-    u = [0.0] * (rows + 1)
-    v = [0.0] * (cols + 1)
-    owner = [0] * (cols + 1)  # owner[j]: 1-based row holding column j; column 0 is scratch
-    way = [0] * (cols + 1)
-    for i in range(1, rows + 1):
-        owner[0] = i
-        j0 = 0
-        slack = [math.inf] * (cols + 1)
-        used = [False] * (cols + 1)
-        while True:
-            used[j0] = True
-            i0 = owner[j0]
-            row, u_i0 = scores[i0 - 1], u[i0]
-            delta, j1 = math.inf, 0
-            for j in range(1, cols + 1):
-                if not used[j]:
-                    reduced = (1.0 - row[j - 1]) - u_i0 - v[j]
-                    if reduced < slack[j]:
-                        slack[j], way[j] = reduced, j0
-                    if slack[j] < delta:
-                        delta, j1 = slack[j], j
-            for j in range(cols + 1):
-                if used[j]:
-                    u[owner[j]] += delta
-                    v[j] -= delta
-                else:
-                    slack[j] -= delta
-            j0 = j1
-            if owner[j0] == 0:
-                break
-        while j0:
-            j1 = way[j0]
-            owner[j0] = owner[j1]
-            j0 = j1
-    return [(owner[j] - 1, j - 1) for j in range(1, cols + 1) if owner[j]]
 
 
 def _jsonable(value: Any) -> Any:

@@ -1,281 +1,553 @@
-"""Telling a model that declined to answer from one that answered wrongly (SPEC §5.4).
+"""Telling a model that declined to answer from one that answered wrongly (SPEC §5.4, §14).
 
-FinanceBench-style evaluations report refusals apart from wrong answers: a system
-that says "the filing does not give this" fails differently from one that invents
-a number. `is_refusal` reads an answer against a catalog of the ways models decline
-(`CATALOG`, one named pattern per way), then lets a committed answer overrule it,
-so that "revenue was $1,577 million (the segment split is not disclosed)" is an
-answer, not a refusal.
+FinanceBench-style evaluations report non-answers apart from wrong answers: "the
+filing does not give this" fails differently from an invented number. `detect`
+reads one answer like a small classifier and returns one of three outcomes,
+`answered`, `refused` or `undetermined`, with the class of the deciding cue and the
+sentence it was found in. The cues and exclusions are data, in
+`scoring/refusal_catalog.py`; this module holds the decision:
 
-The rules, in order:
-1. Blank answers and bare stock phrases are refusals: `N/A`, `unknown`, `not
-   available`, `not disclosed`, `cannot be determined`, `I don't know` ... (`BARE`).
-2. No catalog pattern anywhere: not a refusal.
-3. A committed answer overrules the patterns. The answer is cut into clauses at
-   sentence ends, semicolons, colons, dashes, brackets and contrast words (but,
-   however, although ...). It is committed when
-   - it opens with `Yes` or `No` followed by punctuation (`No, the company did not
-     ...`: a yes/no answer, however it goes on), or
-   - a clause without a refusal pattern states a number: a figure that is not a
-     year, not a reference (`page 12`, `Note 7`, `Q3`, `FY2022`, `10-K`), not in a
-     clause pointing at other data (`the filing only reports ...`, `however, it
-     mentions ...`) and not about another year than the one declined (`the 2019
-     figure is not given; 2018 revenue was $500 million` still declines), or
-   - a contrast clause without a refusal pattern makes a plain claim (`..., but the
-     auditor is Smith & Lowe`): a statement verb and no advice or modal
-     (`you could check ...`, `it may be ...`).
-   Otherwise the answer is a refusal.
-Patterns are matched on a normalised text: NFKC, case-folded, curly quotes made
-straight, whitespace collapsed.
+1. Structure first: a provider refusal flag, a content-filter stop, an empty text or
+   a placeholder (`{}`, `N/A`) is `refused` (class `empty-structural`).
+2. Cues: each sentence, and each clause inside it (after `;`, `:`, a dash, or a
+   comma before `but`, `however`, `so` ...), is matched from its start against every
+   class. Quoted speech is taken out first; an apology alone and a person's role
+   opener are excluded. A cue's weight is its class strength times its position:
+   the first sentence 1.0, the last 0.9, one in between 0.75.
+3. Overrides, in order:
+   - an absence or premise cue that says what a negative gold answer says ("there
+     were no acquisitions") is an answer;
+   - a definite answer of the question's kind (a figure in a clause with no cue for
+     a numeric question, an opening yes or no for a yes/no question, a plain claim
+     after a contrast for a text question) overrides the cues, unless a cue that the
+     work stopped comes after the last figure ("...; without revenue I can't
+     finish", class `partial-work`); a limitation about detail only ("the segment
+     split is not disclosed") after the figure does not;
+   - formula explanations and vague hedges count only when no figure is stated.
+4. The strongest remaining cue decides: weight >= 0.75 `refused`, >= 0.5
+   `undetermined`, else `answered`.
 """
 
 from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Callable
+from dataclasses import dataclass
 
-_NOUN = (
-    r"(?:context|contexts|document|documents|text|texts|passage|passages|excerpt|excerpts"
-    r"|filing|filings|report|reports|information|evidence|data|source|sources|material"
-    r"|materials|10-k|10-q|statement|statements|page|pages|snippet|snippets|extract"
-    r"|content|records?|disclosures?)"
-)
-_SHOW = (
-    r"(?:contain|include|provide|mention|specify|state|disclose|give|have|list|show"
-    r"|report|offer|present|address|cover|detail|break out|reference|indicate|reveal)"
-)
-_NOT = r"(?:does not|doesn't|do not|don't|did not|didn't|does n't)"
-_CANNOT = (
-    r"(?:cannot|can not|can't|could not|couldn't|am unable to|am not able to|was unable to"
-    r"|are unable to|were unable to|'m unable to|'m not able to|do not|don't|did not|didn't)"
-)
-_EXACTLY = r"(?:definitively |accurately |precisely |reliably |directly |exactly )?"
-_FIND = (
-    r"(?:know|find|locate|determine|answer|provide|calculate|compute|say|tell|identify"
-    r"|confirm|verify|access|see|give|derive|ascertain|infer|extract|pinpoint|be certain)"
-)
-_DETERMINED = (
-    r"(?:determined|calculated|computed|answered|found|derived|inferred|ascertained"
-    r"|identified|established|confirmed|verified|located|known|assessed|deduced)"
-)
-_STRONG_MISSING = (
-    r"(?:specified|provided|mentioned|disclosed|stated|available|unavailable|given|included"
-    r"|discussed|addressed"
-    r"|explicitly (?:stated|mentioned|provided|disclosed|given|reported))"
-)
-_WEAK_MISSING = (
-    r"(?:reported|listed|found|detailed|present|presented|shown|broken out|covered|unknown)"
-)
-_WHERE = r"(?:in|within|from|by|on) (?:the|this|these|those|any|provided|given|available|above)\b"
-
-CATALOG: dict[str, re.Pattern[str]] = {
-    name: re.compile(pattern)
-    for name, pattern in {
-        # "the provided context does not contain ...", "the 10-K doesn't specify ..."
-        "source-lacks": rf"\b(?:the|this|these|those|provided|given|above|available|supplied)\b"
-        rf"[\w\s,'-]{{0,40}}?\b{_NOUN}\b[^.;:]{{0,40}}?\b{_NOT} (?:appear to |seem to )?"
-        rf"(?:{_SHOW}|(?:any|enough|sufficient) )",
-        # "I do not know", "I cannot determine", "we couldn't find"
-        "cannot-answer": rf"\b(?:i|we)(?: (?:simply|honestly|currently|unfortunately))? "
-        rf"{_CANNOT} {_EXACTLY}{_FIND}\b",
-        # "cannot be determined from ...", "can't be calculated"
-        "cannot-be-determined": rf"\b(?:cannot|can not|can't|could not|couldn't) be "
-        rf"{_EXACTLY}{_DETERMINED}\b",
-        # "it is not possible to determine", "I am unable to answer", "unable to calculate"
-        "unable-to": rf"(?:^|[.;:!?]\s*|\b(?:i am|i'm|we are|we're|i was|we were|it is|it's"
-        r"|it was|it would be|i would be|i'd be|therefore|so|thus)\s+)"
-        r"(?:unable|not able|impossible|not possible|not feasible) to "
-        rf"{_EXACTLY}{_FIND}\b",
-        # "no information about", "no specific data regarding"
-        "no-information": r"\bno (?:specific |relevant |further |detailed |explicit |direct "
-        r"|such |additional |concrete |clear )?(?:information|data|details|figures|numbers"
-        r"|mention|disclosure|indication|breakdown|record|statement)s? (?:about|on|regarding"
-        r"|concerning|related to|relating to|for|of|is|was|are|were|available|provided|given"
-        r"|that)\b",
-        # "there is no mention of", "there's no data"
-        "there-is-no": r"\bthere(?: is| are| was| were|'s|(?: is|'s) not| isn't| aren't| wasn't)"
-        r" (?:no|not any|nothing|any) (?:specific |relevant |explicit |direct |such )?"
-        r"(?:[\w&-]+ )?(?:information|data|details|mention|figures?|numbers?|disclosure"
-        r"|indication|record|reference|breakdown|statement)\b",
-        # "is not specified", "was not disclosed"
-        "not-specified": rf"\b(?:is|are|was|were|has not been|have not been|isn't|aren't"
-        rf"|wasn't|weren't|not) (?:not )?{_STRONG_MISSING}\b",
-        # "is not reported in the filing": weaker verbs need a place
-        "not-reported-in-source": rf"\b(?:is|are|was|were|isn't|aren't|wasn't|weren't) "
-        rf"(?:not )?{_WEAK_MISSING} (?:anywhere )?{_WHERE}",
-        # "not enough information", "insufficient data", "lack of detail"
-        "not-enough-information": r"\b(?:not enough|insufficient|inadequate|lacks?|lacking"
-        r"|lack of|without (?:the )?(?:necessary|required|sufficient)|missing) "
-        r"(?:the )?(?:necessary |required |sufficient |specific |relevant )?"
-        r"(?:information|data|details|context|evidence|figures)\b",
-        # "I don't have access to", "I do not have the data"
-        "no-access": r"\b(?:i|we) (?:do not|don't|did not|didn't) have (?:access|enough"
-        r"|sufficient|the (?:necessary |required |relevant |specific )?"
-        r"(?:information|data|details|figures|numbers))\b",
-        # "would need more information", "additional data would be required"
-        "needs-more": r"\b(?:would need|need|needs|requires?|required|would require) "
-        r"(?:more|additional|further|the full|access to) (?:information|data|details"
-        r"|context|documents?|figures|disclosure)\b|\b(?:more|additional|further) "
-        r"(?:information|data|details|context) (?:is|are|would be) (?:needed|required"
-        r"|necessary)\b",
-        # "the question cannot be answered", "unanswerable"
-        "unanswerable": r"\bunanswerable\b|\bnot answerable\b|\b(?:question|query) "
-        r"(?:cannot|can not|can't) be answered\b",
-        # "this metric is not something the filing reports"
-        "not-something-reported": r"\b(?:is|are) not something (?:that )?(?:the|this|these|i|we)\b",
-        # "beyond the scope of the provided documents", "outside my knowledge"
-        "out-of-scope": r"\b(?:beyond|outside) (?:the scope of )?(?:the|my|this) "
-        r"(?:provided |given |available )?(?:context|documents?|information|knowledge"
-        r"|data|excerpt|text)\b",
-        # "the context is silent on", "the document makes no reference to"
-        "silent-on": rf"\b{_NOUN} (?:is|are) silent\b|\bmakes? no (?:mention|reference)\b",
-    }.items()
-}
-
-BARE = frozenset(
-    {
-        "",
-        "n/a",
-        "na",
-        "none provided",
-        "unknown",
-        "not known",
-        "unavailable",
-        "not available",
-        "not specified",
-        "not disclosed",
-        "not provided",
-        "not stated",
-        "not mentioned",
-        "not reported",
-        "not found",
-        "not applicable",
-        "no answer",
-        "no data",
-        "no information",
-        "insufficient information",
-        "insufficient data",
-        "information not available",
-        "data not available",
-        "information not provided",
-        "cannot determine",
-        "cannot be determined",
-        "cannot answer",
-        "unable to determine",
-        "unable to answer",
-        "undetermined",
-        "i don't know",
-        "i do not know",
-        "don't know",
-        "idk",
-    }
+from pytest_bizbench.scoring import answers  # a module: answers reads this one too
+from pytest_bizbench.scoring.judge import NONANSWER_FIELD, checked_grade
+from pytest_bizbench.scoring.ladder import JudgeFn
+from pytest_bizbench.scoring.refusal_catalog import (
+    ABSENT_THING,
+    CLASSES,
+    EXCLUSIONS,
+    FILTERED_STOPS,
+    GENERIC_SUBSTITUTE,
+    INFO,
+    NEGATIVE_GOLD,
+    PARTIAL_WORK,
+    PLACEHOLDERS,
+    QUOTED,
+    VAGUE_ESTIMATE,
+    CueClass,
 )
 
-_QUOTES = str.maketrans({"‘": "'", "’": "'", "`": "'", "“": '"', "”": '"'})
-_EDGE = " \t\n.,;:!?\"'()[]*_-"
-_CONTRAST_WORDS = (
-    r"but|however|although|though|nevertheless|nonetheless|that said|instead|while|whereas"
+ANSWERED, REFUSED, UNDETERMINED = "answered", "refused", "undetermined"
+REFUSE_AT = 0.75
+UNDECIDED_AT = 0.5
+CUE_CHARS = 200
+HEAD_CHARS, TAIL_CHARS = 3000, 1000  # how much of a long answer is read
+DEFINITE, CLAIM = "definite", "claim"
+FIRST, LAST, MIDDLE = 1.0, 0.9, 0.75
+# `pytest_bizbench_judge` is asked "is this a non-answer?" with `field` set to
+# `NONANSWER_FIELD` and the question; a grade of 50 or more means a non-answer
+NONANSWER_AT = 50.0
+# (question, answer, gold) -> True for a non-answer, False for an attempt, None undecided
+NonAnswerJudge = Callable[[str, str, str], bool | None]
+# classes whose cue an absence-shaped negative gold answer turns into an answer
+_ABSENCE_CLASSES = frozenset(
+    {"source-absence", "passive-unavailability", "insufficient-info", "rejects-premise"}
 )
-# sentence ends (not decimal points), semicolons, colons, brackets, dashes; and a
-# zero-width cut before each contrast word, so "..., but X" starts its own clause
-_CLAUSE = rf"(?:(?<!\d)[.!?](?!\d)|[;:()\[\]]|\s[-–—]+\s|\n)+|\b(?=(?:{_CONTRAST_WORDS})\b)"
-_COARSE_SPLIT = re.compile(_CLAUSE)
-_FINE_SPLIT = re.compile(rf"{_CLAUSE}|,\s")  # also at commas, for figures
-_CONTRAST = re.compile(rf"^\s*(?:{_CONTRAST_WORDS})\b")
-_YES_NO = re.compile(r"^(?:the answer is\s*:?\s*)?(?:yes|no)(?:\s*[,.;:!—–-]|\s*$)")
+# classes that say the asked value is missing from what the model has
+_GAP_CLASSES = frozenset(
+    {"source-absence", "passive-unavailability", "insufficient-info", "partial-work"}
+)
+# classes that count only when the answer states no figure
+_NO_FIGURE_CLASSES = frozenset({"generic-substitute", "vague-estimate"})
+_PATTERNS: tuple[tuple[CueClass, tuple[re.Pattern[str], ...]], ...] = tuple(
+    (cls, cls.patterns()) for cls in CLASSES if cls.cues
+)
+
+_QUOTES = str.maketrans({"‘": "'", "’": "'", "`": "'", "“": '"', "”": '"', "–": "-", "—": "-"})
+_CONTRACTIONS = (
+    (re.compile(r"\bcan't\b|\bcan not\b"), "cannot"),
+    (re.compile(r"\bwon't\b"), "will not"),
+    (re.compile(r"\bshan't\b"), "shall not"),
+    (re.compile(r"n't\b"), " not"),
+    (re.compile(r"\bi'm\b"), "i am"),
+    (re.compile(r"'re\b"), " are"),
+    (re.compile(r"'ve\b"), " have"),
+    (re.compile(r"\b(i|we|you|it|they|that|there|he|she) ?'d\b"), r"\1 would"),
+    (re.compile(r"'ll\b"), " will"),
+    (re.compile(r"\b(it|that|there|what|here|this|who|which)'s\b"), r"\1 is"),
+)
+_MARKUP = re.compile(r"[*_#>`]+|^\s*(?:[-•]|\d+[.)])\s+")
+# a sentence ends at . ! or ? before a space and a capital, not after an initial
+# ("J. Wen") or a common abbreviation ("Inc.", "Co.")
+_SENTENCE = re.compile(
+    r"(?<=[.!?])(?<!\b[A-Z]\.)(?<!\bInc\.)(?<!\bCo\.)(?<!\bCorp\.)(?<!\bLtd\.)"
+    r"(?<!\bvs\.)(?<!\bSt\.)(?<!\bMr\.)(?<!\bMs\.)(?<!\bDr\.)[\"')\]]*\s+(?=[^a-z\s])|\n+"
+)
+_CLAUSE = re.compile(
+    r"\s*[;:]\s*|\s+-+\s+|\s*[(\[]\s*|\s*[)\]]\s*"
+    r"|,\s*(?=(?:but|however|so|and so|though|although|yet|thus|therefore|hence|since"
+    r"|unfortunately|while|whereas|which|meaning|as such|because|and (?:i|we|the))\b)"
+    r"|\s+(?=and (?:there|so|thus|therefore|hence|i|we)\b)"
+)
+# a leading concessive clause ends at its first comma: "although X is not given, Y"
+_SUBORDINATE = re.compile(r"^((?:although|though|even though|while|whereas|despite)\b[^,]*),\s*")
+# "No, I can't ..." is two clauses: the interjection and what follows it
+_LEADING_YES_NO = re.compile(r"^((?:yes|no))\s*[,;:!-]+\s*")
+_AUX = re.compile(
+    r"^(?:is|are|was|were|does|do|did|has|have|had|can|could|will|would|should|may|might)\b"
+)
+_YES_NO = re.compile(
+    rf"^(?:the (?:short |final )?answer is\s*:?\s*)?(?:yes|no)\b(?!\s+(?:\w+ )?(?:{INFO}|such)\b)"
+)
 # a figure: digits, optionally grouped or with a decimal part
 _FIGURE = re.compile(r"(?<![\w.])(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?!\w)|(?<![\w.])\.\d+")
 _YEAR = re.compile(r"(?:19|20)\d\d")
 _PERIOD = re.compile(r"(?<!\d)((?:19|20)\d\d)(?!\d)|\bfy'?(\d\d)\b")
 _REFERENCE_BEFORE = re.compile(
     r"(?:\b(?:page|pages|p|pp|note|notes|item|items|section|part|exhibit|table|schedule"
-    r"|line|form|rule|article|chapter|figure|appendix|footnote|no|number)\.?\s*|#|[a-z]-?)$"
+    r"|line|form|rule|article|chapter|figure|appendix|footnote|no|number|step|q|h|fy|topic"
+    r"|asc|ias|ifrs)\.?\s*|#|[a-z]-?)$"
 )
-_REFERENCE_AFTER = re.compile(r"^(?:-[a-z]|st\b|nd\b|rd\b|th\b)")
+_REFERENCE_AFTER = re.compile(r"^(?:-[a-z]|st\b|nd\b|rd\b|th\b|-k|-q)")
 _MONTH_BEFORE = re.compile(r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s*$")
-# a clause that points at other data instead of answering: "only FY2018 is given",
-# "however, the filing mentions revenue of ..."
+# a clause that points at other data instead of answering: "it only reports 2021 ..."
 _POINTING = re.compile(
-    r"^\s*(?:only|just|merely)\b|\binstead\s*$"
+    r"^\s*(?:only|just|merely)\b|\binstead\b"
     r"|\bonly (?:\w+ ){0,3}(?:reports?|provides?|includes?|mentions?|shows?|gives?|contains?"
     r"|covers?|discloses?|lists?|presents?|states?|has|have|had|offers?|details?)\b"
-    rf"|\b(?:{_NOUN}|it|they)\b[^.;]{{0,30}}\b(?:mentions?|provides?|reports?|shows?"
-    r"|states?|includes?|contains?|gives?|lists?|presents?|discloses?|notes?|indicates?"
-    r"|discuss(?:es)?|describes?"
-    r"|does (?:mention|provide|show|include|give|state|report))\b"
+    r"|\b(?:context|document|text|excerpt|filing|report|pages?|it|they|statement|10-k)\b"
+    r"[^.;]{0,30}\b(?:mentions?|provides?|reports?|shows?|states?|includes?|contains?|gives?"
+    r"|lists?|presents?|discloses?|notes?|indicates?|discuss(?:es)?|describes?)\b"
     r"|\b(?:is|are|was|were) (?:only )?(?:mentioned|provided|given|shown|listed|available"
-    r"|disclosed|stated|included)\b"
+    r"|disclosed|stated|included|named)\b|\b(?:there|in it|in that|in this)$"
 )
 _CLAIM = re.compile(
     r"\b(?:is|are|was|were|amounted|amounts|totaled|totalled|totals|reached|rose|fell"
-    r"|increased|decreased|grew|declined|equals|equaled|came to|stood at)\b"
+    r"|increased|decreased|grew|declined|equals|equaled|came to|stood at|had|has|did|paid)\b"
 )
 _HEDGE = re.compile(
     r"\b(?:may|might|could|would|should|can|recommend|suggest|check|consult|refer|see"
-    r"|typically|usually|generally|often|you)\b"
+    r"|typically|usually|generally|often|you|probably|likely|perhaps)\b"
+)
+_WORDED_FIGURE = re.compile(
+    r"\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen"
+    r"|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy"
+    r"|eighty|ninety)(?:[ -](?:one|two|three|four|five|six|seven|eight|nine))?"
+    r"(?: and a half| point \w+)? (?:percent|per cent|percentage points|million|billion"
+    r"|thousand|trillion|hundred|times|dollars|cents)\b"
+)
+_NUMBER = r"[$€£]?\s?\d[\d,]*(?:\.\d+)?\s?(?:%|percent|x|times|million|billion|thousand|m|bn|b|k)?"
+_BOUND = re.compile(
+    r"\b(?:more than|less than|over|under|above|below|at least|at most|upwards of|north of"
+    r"|south of|in excess of|greater than|fewer than|up to|exceeding|exceeded|exceeds"
+    rf"|approaching|nearly|almost|close to)\s*{_NUMBER}"
+    rf"|{_NUMBER}\s*(?:or|and) (?:above|below|more|less|higher|lower|greater|over|under)\b"
+    rf"|\b(?:on the order of|in the ballpark of|in the neighbou?rhood of|in the region of)"
+    rf"\s*{_NUMBER}|{_NUMBER}\s*(?:or so|give or take|-ish)\b"
+)
+_RANGE = re.compile(
+    rf"\bbetween\s*{_NUMBER}\s*and\s*{_NUMBER}|(?<!from )(?<!\d){_NUMBER}\s*(?:-|–|to)\s*{_NUMBER}"
+)
+_NOT_THIS_VALUE = re.compile(
+    r"^(?:if|suppose|supposing|assuming|assume|say|imagine)\b|\b(?:for example|for instance"
+    r"|e\.g\.|hypothetical\w*|illustrat\w*|industry average|industry norm|most companies)\b"
+    r"|\b(?:typically|generally|usually|often|tends? to|in general|on average)\b.*\b(?:companies"
+    r"|firms|businesses|industry|industries|peers|sector|banks|lenders|automakers|retailers"
+    r"|producers|most|many)\b"
+    r"|\b(?:companies|firms|businesses|industry|industries|peers|sector|banks|lenders|automakers"
+    r"|retailers|producers|most|many)\b.*\b(?:typically|generally|usually|often|tend to"
+    r"|in general|on average)\b"
+)
+# figures that are no value: dates written with slashes, "100% sure"
+_NOT_A_VALUE = re.compile(
+    r"\b\d{1,2}/\d{1,2}/\d{2,4}\b|\b100 ?%(?= (?:sure|certain|confident|accurate|correct))"
+)
+_FORMULA = re.compile(
+    r"\b(?:divide|divided|dividing|multiply|multiplied|multiplying|times|average of|formula"
+    r"|calculated|computed)\b|[=×÷*/]"
+)
+_CONSTANT = re.compile(r"(?<![\d.,])(?:1|2|4|12|100|365|1,000)(?![\d.,]*\d)(?!\s*%)")
+_WORD = re.compile(r"[a-z0-9&]+")
+_FUNCTION_WORDS = frozenset(
+    [
+        "that",
+        "this",
+        "these",
+        "those",
+        "with",
+        "from",
+        "into",
+        "than",
+        "then",
+        "there",
+        "their",
+        "them",
+        "they",
+        "what",
+        "which",
+        "when",
+        "where",
+        "have",
+        "been",
+        "were",
+        "will",
+        "would",
+        "could",
+        "should",
+        "does",
+        "about",
+        "also",
+        "only",
+        "such",
+        "some",
+        "more",
+        "most",
+        "other",
+        "company",
+        "companies",
+        "fiscal",
+        "year",
+        "years",
+    ]
+)
+_SAYS_YES_NO = re.compile(
+    r"\b(?:believe|think|say|answer is|guess|expect|suspect|would say|lean)"
+    r"\s*(?:that\s*|towards?\s*)?"
+    r"(?:yes|no)\b"
+)
+# classes in which the model itself declines: an opening "no" before them is no answer
+_MODEL_DECLINES = frozenset(
+    {"inability", "capability", "cutoff", "advice-refusal", "asks-input", "redirect"}
+)
+_NUMERIC_QUESTION = re.compile(
+    r"\b(?:how much|how many|what (?:is|was|were|are) (?:the )?(?:\w+ ){0,6}?(?:amount|ratio"
+    r"|margin|rate|value|revenue|income|sales|total|number|percentage|cost|expense|capex"
+    r"|turnover|growth|change|yield|eps|cash|debt|dividend)|calculate|compute|in (?:usd"
+    r"|us\$|\$)|round|percentage|ratio)\b"
 )
 
 
-def _normalize(text: str) -> str:
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """One answer's verdict: the outcome, the deciding class and sentence."""
+
+    outcome: str
+    refusal_class: str | None = None
+    cue: str | None = None
+    # the answer's absence or premise statement says what a negative gold says
+    agrees_with_gold: bool = False
+
+    @property
+    def refused(self) -> bool:
+        return self.outcome == REFUSED
+
+
+@dataclass(frozen=True, slots=True)
+class _Hit:
+    cls: CueClass
+    position: tuple[int, int]  # sentence, clause
+    weight: float
+    sentence: str
+    detail_only: bool
+
+
+@dataclass(frozen=True, slots=True)
+class _Clause:
+    position: tuple[int, int]
+    text: str  # normalised
+    sentence: str  # the original sentence
+
+
+def normalize(text: str) -> str:
+    """NFKC, case-folded, straight quotes, contractions spelt out, whitespace collapsed."""
     folded = unicodedata.normalize("NFKC", text).translate(_QUOTES).casefold()
+    for pattern, replacement in _CONTRACTIONS:
+        folded = pattern.sub(replacement, folded)
     return " ".join(folded.split())
 
 
-def refusal_patterns(text: str) -> list[str]:
-    """Names of the `CATALOG` patterns found in the answer, in catalog order."""
-    norm = _normalize(text)
-    return [name for name, pattern in CATALOG.items() if pattern.search(norm)]
+def detect(
+    answer: str | None,
+    question: str = "",
+    gold: str = "",
+    *,
+    provider_refusal: str | None = None,
+    finish_reason: str | None = None,
+) -> Decision:
+    """Whether an answer answers (see the module docstring for the rules)."""
+    if provider_refusal is not None and provider_refusal.strip():
+        return Decision(REFUSED, "empty-structural", _cut(provider_refusal))
+    if finish_reason is not None and finish_reason.strip().casefold() in FILTERED_STOPS:
+        return Decision(REFUSED, "empty-structural", f"finish_reason: {_cut(finish_reason)}")
+    if answer is None or _bare(answer) in PLACEHOLDERS:
+        return Decision(REFUSED, "empty-structural", None)
+    clauses = _clauses(answer)
+    hits = _hits(clauses)
+    kind = _kind(question, gold)
+    hit_positions = {hit.position for hit in hits if hit.cls.slug not in _NO_FIGURE_CLASSES}
+    figures = [c.position for c in clauses if c.position not in hit_positions and _answers(c)]
+    figures = _same_period(figures, clauses, hits)
+    if figures or kind not in ("numeric", "any", "yes-no"):
+        hits = [hit for hit in hits if hit.cls.slug not in _NO_FIGURE_CLASSES]
+    if kind == "numeric" and not any(_states_figure(_commits(c.text)) for c in clauses):
+        # no committed figure at all for a numeric question (none, or only bounds,
+        # ranges, formula constants, examples): no value was given, whatever the
+        # wording; a cue anywhere names the class
+        if not hits:
+            vague = any(_BOUND.search(c.text) or _RANGE.search(c.text) for c in clauses)
+            slug = VAGUE_ESTIMATE.slug if vague else GENERIC_SUBSTITUTE.slug
+            return Decision(REFUSED, slug, _cut(clauses[0].sentence))
+        best = max(hits, key=lambda hit: (hit.cls.strength, -hit.position[0], -hit.position[1]))
+        if _agrees(best, clauses, gold):
+            return Decision(ANSWERED, agrees_with_gold=True)
+        return Decision(REFUSED, best.cls.slug, _cut(best.sentence))
+    if not hits:
+        return Decision(ANSWERED)
+    best = max(hits, key=lambda hit: (hit.weight, -hit.position[0], -hit.position[1]))
+    if _agrees(best, clauses, gold):
+        return Decision(ANSWERED, agrees_with_gold=True)
+    # what the gold adds to the question: its topic words name no answer
+    gold_words = _content_words(gold) - _content_words(question) if kind == "text" else set()
+    commitment = _commitment(kind, gold_words, clauses, hits, figures)
+    if commitment == DEFINITE and figures and kind != "text":
+        after = [
+            hit
+            for hit in hits
+            if hit.position > max(figures)
+            and not hit.detail_only
+            and hit.cls.slug != "rejects-premise"
+        ]
+        stopped = [hit for hit in after if hit.cls.stops_work]
+        if stopped:
+            return Decision(REFUSED, PARTIAL_WORK.slug, _cut(stopped[-1].sentence))
+        missing = [hit for hit in after if hit.cls.slug in _ABSENCE_CLASSES]
+        if missing:
+            # a figure, then something missing: the gold's own figure makes the gap a
+            # part left out; another figure is a step before the gap; no gold, unsure
+            cue = _cut(missing[-1].sentence)
+            if not gold:
+                return Decision(UNDETERMINED, PARTIAL_WORK.slug, cue)
+            if not answers.grade("numeric", gold, answer, question).correct:
+                return Decision(REFUSED, PARTIAL_WORK.slug, cue)
+        gaps = [
+            hit
+            for hit in hits
+            if hit.cls.slug in _GAP_CLASSES and not hit.detail_only and hit.position < max(figures)
+        ]
+        if gaps and gold and not answers.grade("numeric", gold, answer, question).correct:
+            # the asked value is missing and the figure beside it is not the gold's:
+            # a step or another metric, not an answer
+            return Decision(REFUSED, gaps[0].cls.slug, _cut(gaps[0].sentence))
+    if commitment == DEFINITE:
+        return Decision(ANSWERED)
+    if commitment == CLAIM and best.cls.slug != "advice-refusal":
+        # a claim beside the cue: an answer to this question? (facts beside a policy
+        # refusal are not)
+        return Decision(UNDETERMINED, best.cls.slug, _cut(best.sentence))
+    if best.weight >= REFUSE_AT:
+        return Decision(REFUSED, best.cls.slug, _cut(best.sentence))
+    if best.weight >= UNDECIDED_AT:
+        return Decision(UNDETERMINED, best.cls.slug, _cut(best.sentence))
+    return Decision(ANSWERED)
 
 
-def is_refusal(text: str | None) -> bool:
-    """Whether an answer declines to answer (see the module docstring for the rules)."""
-    if text is None:
-        return True
-    norm = _normalize(text)
-    if norm.strip(_EDGE) in BARE:
-        return True
-    if not any(pattern.search(norm) for pattern in CATALOG.values()):
+def is_refusal(text: str | None, question: str = "", gold: str = "") -> bool:
+    """Whether `detect` calls the answer a refusal (undetermined counts as answered)."""
+    return detect(text, question, gold).refused
+
+
+def hook_nonanswer_judge(judge: JudgeFn) -> NonAnswerJudge:
+    """The undetermined path's judge, asked through the `pytest_bizbench_judge` hook."""
+
+    def decide(question: str, answer: str, gold: str) -> bool | None:
+        grade = checked_grade(judge(NONANSWER_FIELD + question, gold, answer))
+        return None if grade is None else grade >= NONANSWER_AT
+
+    return decide
+
+
+def _agrees(best: _Hit, clauses: list[_Clause], gold: str) -> bool:
+    """A premise rejection, or an absence of the asked thing itself, that says what a
+    negative gold answer says."""
+    if not gold or best.cls.slug not in _ABSENCE_CLASSES or not _negative(gold):
         return False
-    return not _committed(norm)
-
-
-def _committed(norm: str) -> bool:
-    """The answer commits to an answer despite a refusal phrase somewhere in it."""
-    if _YES_NO.match(norm.lstrip(_EDGE.replace("-", ""))):
+    if best.cls.slug == "rejects-premise":
         return True
-    clauses = [clause for clause in _FINE_SPLIT.split(norm) if clause and clause.strip()]
-    declined = [clause for clause in clauses if _declines(clause)]
-    asked = {period for clause in declined for period in _periods(clause)}
+    return any(ABSENT_THING.search(c.text) for c in clauses)
+
+
+def _negative(gold: str) -> bool:
+    """A gold answer that itself states an absence or rejects the premise."""
+    return bool(NEGATIVE_GOLD.search(normalize(gold))) or any(
+        hit.cls.slug in _ABSENCE_CLASSES for hit in _hits(_clauses(gold))
+    )
+
+
+def _bare(text: str) -> str:
+    return normalize(text).strip(" \t\n.,;:!\"'*_")
+
+
+def _cut(text: str) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= CUE_CHARS else text[: CUE_CHARS - 1] + "…"
+
+
+def _clauses(answer: str) -> list[_Clause]:
+    """Each sentence's clauses, normalised, quoted speech taken out. A long answer is
+    read by its head and tail only: cues sit in the first and last sentences, and
+    the cost of the cue patterns grows faster than the text."""
+    if len(answer) > HEAD_CHARS + TAIL_CHARS:
+        answer = answer[:HEAD_CHARS] + "\n" + answer[-TAIL_CHARS:]
+    sentences = [s.strip() for s in _SENTENCE.split(answer.strip()) if s and s.strip()]
+    result = []
+    for i, sentence in enumerate(sentences):
+        text = _MARKUP.sub(" ", QUOTED.sub(" ", normalize(sentence.translate(_QUOTES))))
+        parts = [
+            piece.strip(" ,.")
+            for part in _LEADING_YES_NO.split(normalize(text), maxsplit=1)
+            for clause in _CLAUSE.split(part)
+            for piece in _SUBORDINATE.split(clause, maxsplit=1)
+        ]
+        for j, part in enumerate(p for p in parts if p):
+            result.append(_Clause((i, j), part, sentence))
+    return result
+
+
+def _hits(clauses: list[_Clause]) -> list[_Hit]:
+    last_sentence = max((c.position[0] for c in clauses), default=0)
+    hits = []
     for clause in clauses:
-        if clause in declined or not _states_figure(clause):
+        if EXCLUSIONS["bare-apology"].match(clause.text):
             continue
-        stated = _periods(clause)
-        if asked and stated and asked.isdisjoint(stated):
-            continue  # another period's figure: "2019 is not given; 2018 was $500 million"
-        return True
-    return any(
-        _CONTRAST.match(clause) and _CLAIM.search(clause) and not _HEDGE.search(clause)
-        for clause in _COARSE_SPLIT.split(norm)
-        if clause and not _declines(clause)
-    )
+        index = clause.position[0]
+        place = FIRST if index == 0 else LAST if index == last_sentence else MIDDLE
+        detail_only = bool(EXCLUSIONS["detail-only"].search(clause.text))
+        for cls, patterns in _PATTERNS:
+            if cls.slug == "capability" and EXCLUSIONS["role-opener"].match(clause.text):
+                continue
+            if any(p.match(clause.text) for p in patterns):
+                hits.append(
+                    _Hit(cls, clause.position, cls.strength * place, clause.sentence, detail_only)
+                )
+                break
+    return hits
 
 
-def _periods(clause: str) -> set[str]:
+def _kind(question: str, gold: str) -> str:
+    """`yes-no`, `numeric`, `text`, or `any` when neither question nor gold says."""
+    norm_gold, norm_question = normalize(gold), normalize(question)
+    if _YES_NO.match(norm_gold) or (not gold and _AUX.match(norm_question)):
+        return "yes-no"
+    if gold:
+        return "numeric" if _states_figure(norm_gold) else "text"
+    if _NUMERIC_QUESTION.search(norm_question):
+        return "numeric"
+    return "any"
+
+
+def _commitment(
+    kind: str,
+    gold_words: set[str],
+    clauses: list[_Clause],
+    hits: list[_Hit],
+    figures: list[tuple[int, int]],
+) -> str | None:
+    """`definite` for an answer of the question's kind beside the cues (a figure for a
+    numeric question, a yes or no for a yes/no one, the gold's own words for a text
+    one); `claim` for a plain statement after a cue that may or may not answer."""
+    cued = {hit.position for hit in hits}
+    declined = {hit.position for hit in hits if hit.cls.slug in _MODEL_DECLINES}
+    if kind in ("yes-no", "any") and any(
+        c.position not in cued
+        and (_YES_NO.match(c.text) or _SAYS_YES_NO.search(c.text))
+        and (c.position[0], c.position[1] + 1) not in declined  # "no, i cannot say"
+        for c in clauses
+    ):
+        return DEFINITE
+    if figures and kind != "text":
+        return DEFINITE
+    if gold_words and any(
+        c.position not in cued and gold_words & set(_WORD.findall(c.text)) for c in clauses
+    ):
+        return DEFINITE
+    first_cue = min(cued)
+    if figures or any(
+        c.position > first_cue
+        and c.position not in cued
+        and not _states_figure(c.text)
+        and _CLAIM.search(c.text)
+        and not _HEDGE.search(c.text)
+        and not _POINTING.search(c.text)
+        for c in clauses
+    ):
+        return CLAIM
+    return None
+
+
+def _content_words(gold: str) -> set[str]:
+    """The words of a text gold answer that name something (not function words)."""
+    return {w for w in _WORD.findall(normalize(gold)) if len(w) > 3 and w not in _FUNCTION_WORDS}
+
+
+def _answers(clause: _Clause) -> bool:
+    """A clause that commits to a figure and does not point at other data instead."""
+    return _states_figure(_commits(clause.text)) and not _POINTING.search(clause.text)
+
+
+def _commits(text: str) -> str:
+    """The clause without the figures that commit to nothing: all of them in an
+    example or a statement about companies in general, bounds ("more than $1
+    billion"), ranges ("20-25%"), a formula's constants ("x 100", "/ 2")."""
+    if _NOT_THIS_VALUE.search(text):
+        return ""
+    text = _RANGE.sub(" ", _BOUND.sub(" ", _NOT_A_VALUE.sub(" ", text)))
+    return _CONSTANT.sub(" ", text) if _FORMULA.search(text) else text
+
+
+def _same_period(
+    figures: list[tuple[int, int]], clauses: list[_Clause], hits: list[_Hit]
+) -> list[tuple[int, int]]:
+    """Figures for another year than the one a cue declines do not answer it."""
+    by_position = {c.position: c.text for c in clauses}
+    asked = {p for hit in hits for p in _periods(by_position[hit.position])}
+    if not asked:
+        return figures
+    kept = []
+    for figure in figures:
+        stated = _periods(by_position[figure])
+        if not (stated and stated.isdisjoint(asked)):
+            kept.append(figure)
+    return kept
+
+
+def _periods(text: str) -> set[str]:
     """The years a clause names (`2022`, `FY2022`, `FY22` all give `2022`)."""
-    return {match[1] or f"20{match[2]}" for match in _PERIOD.finditer(clause)}
+    return {match[1] or f"20{match[2]}" for match in _PERIOD.finditer(text)}
 
 
-def _declines(clause: str) -> bool:
-    """The clause refuses, or points at other data instead of answering."""
-    return bool(_POINTING.search(clause)) or any(
-        pattern.search(clause) for pattern in CATALOG.values()
-    )
-
-
-def _states_figure(clause: str) -> bool:
-    """A number in the clause that is not a year, a reference or a date's day."""
-    for match in _FIGURE.finditer(clause):
-        before, after = clause[: match.start()], clause[match.end() :]
+def _states_figure(text: str) -> bool:
+    """A number in the text that is not a year, a reference or a date's day; or a
+    number in words with a unit ("five percent", "two billion")."""
+    if _WORDED_FIGURE.search(text):
+        return True
+    for match in _FIGURE.finditer(text):
+        before, after = text[: match.start()], text[match.end() :]
         if _REFERENCE_BEFORE.search(before) or _MONTH_BEFORE.search(before):
             continue
         if _REFERENCE_AFTER.match(after):

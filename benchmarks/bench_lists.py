@@ -1,0 +1,123 @@
+"""Two n-item list fields scored by the field ladder: the bulk path against one ladder
+call per pair (the path before it), and how the time grows with n.
+
+    python benchmarks/bench_lists.py                      # n = 500, 1000, 2000 (+ 5000 raised)
+    python benchmarks/bench_lists.py --sizes 500 1000 --before-max 1000
+
+Three list kinds, generated deterministically:
+- `strings`: distinct product names; the actual list shuffled, a fifth of its items
+  upper-cased with a trailing mark (a fuzzy match), a tenth replaced by other names;
+- `numbers`: quantities 1..n/4 (about four copies of each: ties everywhere), a
+  quarter of them off by one;
+- `objects`: line items `{sku, qty, unit_price}`, shuffled, some prices changed.
+
+"before" is `LadderConfig(bulk_lists=False)`: each pair scored by its own ladder
+call, then the pure-Python Kuhn-Munkres over the dense matrix (the code as it was).
+Sizes above `bizbench_max_list_items` (2000) run with the cap raised. Both paths are
+checked to give the same entry. The growth column is time(n) / time(previous n);
+the pairs grow by (n / previous n)^2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import string
+import sys
+import time
+from collections.abc import Callable
+from typing import Any
+
+from pytest_bizbench.scoring import FieldLadder, LadderConfig
+from pytest_bizbench.scoring.assign import numpy_module
+
+Lists = tuple[list[Any], list[Any]]
+
+
+def _name(rng: random.Random) -> str:
+    word = "".join(rng.choices(string.ascii_lowercase, k=rng.randint(5, 10)))
+    return f"{word} {rng.choice(['bolt', 'nut', 'pipe', 'valve', 'gear'])} {rng.randint(1, 999)}"
+
+
+def strings(n: int, rng: random.Random) -> Lists:
+    expected = [_name(rng) for _ in range(n)]
+    actual = []
+    for item in expected:
+        roll = rng.random()
+        actual.append(item.upper() + "." if roll < 0.2 else _name(rng) if roll < 0.3 else item)
+    rng.shuffle(actual)
+    return expected, actual
+
+
+def numbers(n: int, rng: random.Random) -> Lists:
+    expected = [rng.randint(1, max(1, n // 4)) for _ in range(n)]
+    return expected, [q + rng.choice([0, 0, 0, 1]) for q in expected]
+
+
+def objects(n: int, rng: random.Random) -> Lists:
+    expected = [
+        {
+            "sku": f"SKU-{k:05d}",
+            "qty": rng.randint(1, 20),
+            "unit_price": rng.randint(100, 9999) / 100,
+        }
+        for k in range(n)
+    ]
+    actual = [
+        {**row, "unit_price": row["unit_price"] * (1.5 if rng.random() < 0.1 else 1.0)}
+        for row in expected
+    ]
+    rng.shuffle(actual)
+    return expected, actual
+
+
+KINDS: dict[str, Callable[[int, random.Random], Lists]] = {
+    "strings": strings,
+    "numbers": numbers,
+    "objects": objects,
+}
+
+
+def timed(config: LadderConfig, lists: Lists) -> tuple[float, dict[str, Any]]:
+    ladder = FieldLadder(config)
+    start = time.perf_counter()
+    entry = ladder.score_field("items", *lists)
+    return time.perf_counter() - start, entry
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--sizes", type=int, nargs="+", default=[500, 1000, 2000, 5000])
+    parser.add_argument("--before-max", type=int, default=2000, help="largest n timed before")
+    parser.add_argument("--kinds", nargs="+", default=list(KINDS), choices=list(KINDS))
+    args = parser.parse_args(argv)
+    print(f"numpy: {'yes' if numpy_module() is not None else 'no (pure-Python fallbacks)'}")
+    print("kind     n      after s  before s  speed-up  growth  pairs growth  score")
+    for kind in args.kinds:
+        previous: tuple[int, float] | None = None
+        for n in args.sizes:
+            lists = KINDS[kind](n, random.Random(n))
+            cap = max(n, 2000)
+            after, entry = timed(LadderConfig(max_list_items=cap), lists)
+            before_text, ratio = "-", "-"
+            if n <= args.before_max:
+                before, reference = timed(LadderConfig(max_list_items=cap, bulk_lists=False), lists)
+                if json.dumps(reference) != json.dumps(entry):
+                    print(f"{kind} n={n}: the bulk path differs from one call per pair")
+                    return 1
+                before_text, ratio = f"{before:8.2f}", f"{before / after:7.1f}x"
+            growth, pairs = "-", "-"
+            if previous is not None:
+                growth = f"{after / previous[1]:5.1f}x"
+                pairs = f"{(n / previous[0]) ** 2:5.1f}x"
+            print(
+                f"{kind:8} {n:<6} {after:7.2f}  {before_text:>8}  {ratio:>8}  {growth:>6}"
+                f"  {pairs:>12}  {entry['score']:.4f}"
+            )
+            previous = (n, after)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,269 @@
+"""One-to-one pairing of list items: the assignment that maximises the summed item score.
+
+One algorithm, Kuhn-Munkres with potentials (shortest augmenting paths, lowest column
+first on ties), in two spellings that do the same float operations in the same order:
+plain Python, and with each row's scan over the columns done by numpy when it is
+installed (the `fast` extra). Keeping the algorithm, rather than switching to another
+solver, keeps which of several equally good pairings is chosen: a list's `matched`,
+`missed` and `hallucinated` details do not depend on what is installed.
+"""
+
+from __future__ import annotations
+
+import bisect
+import heapq
+import math
+from collections.abc import Callable
+from functools import cache
+from types import ModuleType
+from typing import Any
+
+Row = dict[int, float]
+"""An expected item's positive scores by actual item index (zero scores left out)."""
+
+
+@cache
+def numpy_module() -> ModuleType | None:
+    """numpy when installed, imported on first use so start-up does not pay for it."""
+    try:
+        import numpy
+    except ImportError:  # pragma: no cover - exercised where the extra is missing
+        return None
+    return numpy
+
+
+Solver = Callable[[list[list[float]]], list[tuple[int, int]]]
+
+
+def assign(
+    rows: list[Row], n_cols: int, solver: Solver | None = None
+) -> list[tuple[int, int, float]]:
+    """(row, column, score) pairs maximising the summed score, sorted; zero pairs dropped.
+
+    Rows and columns that score 0 everywhere are left out first: they cannot add
+    credit and would only lengthen the search. When every remaining row and column
+    has exactly one positive score the best pairing is those scores, with no search.
+    A matrix of 0s and 1s (the cheap rungs' scores, free text aside) goes to
+    `kuhn_munkres_unit`, anything else to the numpy spelling when numpy is installed;
+    `solver` forces one dense solver and no shortcut: the search as before the bulk path.
+    """
+    del n_cols  # the columns that matter are the ones some row scores
+    live_rows = [i for i, row in enumerate(rows) if row]
+    live_cols = sorted({j for i in live_rows for j in rows[i]})
+    if not live_cols:
+        return []
+    if (
+        solver is None
+        and len(live_rows) == len(live_cols)
+        and all(len(rows[i]) == 1 for i in live_rows)
+    ):
+        pairs = [(i, next(iter(rows[i]))) for i in live_rows]
+        if len({j for _, j in pairs}) == len(pairs):
+            return [(i, j, rows[i][j]) for i, j in pairs]
+    flip = len(live_rows) > len(live_cols)
+    outer, inner = (live_cols, live_rows) if flip else (live_rows, live_cols)
+    position = {key: k for k, key in enumerate(inner)}
+    if flip:
+        sparse: list[Row] = [{} for _ in outer]
+        slot = {j: k for k, j in enumerate(outer)}
+        for r, i in enumerate(live_rows):
+            for j, score in rows[i].items():
+                sparse[slot[j]][r] = score
+    else:
+        sparse = [{position[j]: score for j, score in rows[i].items()} for i in outer]
+    found = _solve(sparse, len(inner), solver)
+    pairs = [(inner[c], outer[r]) if flip else (outer[r], inner[c]) for r, c in found]
+    return sorted((i, j, rows[i][j]) for i, j in pairs if rows[i].get(j, 0.0) > 0.0)
+
+
+def _solve(sparse: list[Row], cols: int, solver: Solver | None) -> list[tuple[int, int]]:
+    if solver is None and all(score == 1.0 for row in sparse for score in row.values()):
+        return kuhn_munkres_unit([sorted(row) for row in sparse], cols)
+    np = numpy_module() if solver is None else None
+    if np is not None:
+        scores = np.zeros((len(sparse), cols))
+        for r, row in enumerate(sparse):
+            scores[r, list(row)] = list(row.values())
+        return kuhn_munkres_numpy(np, scores)
+    dense = [[row.get(j, 0.0) for j in range(cols)] for row in sparse]
+    return (solver or kuhn_munkres)(dense)
+
+
+def kuhn_munkres_unit(ones: list[list[int]], cols: int) -> list[tuple[int, int]]:
+    """`kuhn_munkres` on a 0/1 matrix given as each row's columns holding a 1, in time
+    that follows the 1s and the search's steps rather than rows * columns per step.
+
+    The same search, step for step, kept in closed form. Costs are 0 and 1, so every
+    potential and slack is a whole number and reordering their sums changes nothing.
+    Within one row's search, with D the distance reached so far, a visited row r at
+    distance D_r offers each column j a key c_rj - u_r + D_r - v_j (its reduced cost
+    plus D_r); the slack of j is its least key less D. Off the 1s, that is
+    B - v_j with B the least 1 - u_r + D_r over the visited rows, so the best column
+    off the 1s is the unused one with the highest v, lowest index first (columns kept
+    grouped by v); on the 1s a heap holds E_j - v_j, E_j the least key a 1 gave. A
+    column's `way` is the first visit giving its least key, as the loop's strict `<`
+    keeps. Potentials move at the end of the search by D_final - D_visit.
+    """
+    u = [0] * (len(ones) + 1)
+    v = [0] * (cols + 1)
+    owner = [0] * (cols + 1)
+    groups: dict[int, list[int]] = {0: list(range(1, cols + 1))}
+    for i in range(1, len(ones) + 1):
+        owner[0] = i
+        distance, used_at, way, free = _unit_search(ones, u, v, owner, groups)
+        for col, at in used_at.items():
+            step = distance - at
+            u[owner[col]] += step
+            if col and step:
+                members = groups[v[col]]
+                members.remove(col)
+                if not members:
+                    del groups[v[col]]
+                v[col] -= step
+                bisect.insort(groups.setdefault(v[col], []), col)
+        j0 = free
+        while j0:
+            j1 = way[j0]
+            owner[j0] = owner[j1]
+            j0 = j1
+    return [(owner[j] - 1, j - 1) for j in range(1, cols + 1) if owner[j]]
+
+
+def _unit_search(
+    ones: list[list[int]],
+    u: list[int],
+    v: list[int],
+    owner: list[int],
+    groups: dict[int, list[int]],
+) -> tuple[int, dict[int, int], dict[int, int], int]:
+    """One row's shortest augmenting path: (final distance, distance at which each
+    column was used, each reached column's way, the free column found)."""
+    used_at: dict[int, int] = {0: 0}
+    way: dict[int, int] = {}
+    reached: dict[int, tuple[int, int, int]] = {}  # column -> (E_j, way, visit number)
+    heap: list[tuple[int, int]] = []
+    push, pop = heapq.heappush, heapq.heappop
+    levels = sorted(groups, reverse=True)
+    level_at, cursor, members = 0, 0, groups[levels[0]]
+    distance, visit, j0 = 0, 0, 0
+    best, best_way, best_visit = len(ones) + len(v) + 2, 0, 0  # above any key
+    while True:
+        row = owner[j0]
+        visit += 1
+        base = 1 - u[row] + distance
+        if base < best:
+            best, best_way, best_visit = base, j0, visit
+        offer = base - 1
+        for c in ones[row - 1]:
+            col = c + 1
+            if col not in used_at:
+                known = reached.get(col)
+                if known is None or offer < known[0]:
+                    reached[col] = (offer, j0, visit)
+                    push(heap, (offer - v[col], col))
+        while heap and (
+            heap[0][1] in used_at or heap[0][0] != reached[heap[0][1]][0] - v[heap[0][1]]
+        ):
+            pop(heap)
+        while True:  # the lowest unused column of the highest v
+            while cursor < len(members) and members[cursor] in used_at:
+                cursor += 1
+            if cursor < len(members):
+                break
+            level_at, cursor = level_at + 1, 0
+            members = groups[levels[level_at]]
+        key, j1 = best - levels[level_at], members[cursor]
+        if heap and heap[0] < (key, j1):
+            key, j1 = heap[0]
+        known = reached.get(j1)
+        if known is None or known[0] > best or (known[0] == best and best_visit < known[2]):
+            way[j1] = best_way
+        else:
+            way[j1] = known[1]
+        distance = key
+        if owner[j1] == 0:
+            return distance, used_at, way, j1
+        used_at[j1] = distance
+        j0 = j1
+
+
+def kuhn_munkres(scores: list[list[float]]) -> list[tuple[int, int]]:
+    """Best assignment of every row (rows <= columns) to a distinct column, on 1 - score."""
+    rows, cols = len(scores), len(scores[0])
+    u = [0.0] * (rows + 1)
+    v = [0.0] * (cols + 1)
+    owner = [0] * (cols + 1)  # owner[j]: 1-based row holding column j; column 0 is scratch
+    way = [0] * (cols + 1)
+    for i in range(1, rows + 1):
+        owner[0] = i
+        j0 = 0
+        slack = [math.inf] * (cols + 1)
+        used = [False] * (cols + 1)
+        while True:
+            used[j0] = True
+            i0 = owner[j0]
+            row, u_i0 = scores[i0 - 1], u[i0]
+            delta, j1 = math.inf, 0
+            for j in range(1, cols + 1):
+                if not used[j]:
+                    reduced = (1.0 - row[j - 1]) - u_i0 - v[j]
+                    if reduced < slack[j]:
+                        slack[j], way[j] = reduced, j0
+                    if slack[j] < delta:
+                        delta, j1 = slack[j], j
+            for j in range(cols + 1):
+                if used[j]:
+                    u[owner[j]] += delta
+                    v[j] -= delta
+                else:
+                    slack[j] -= delta
+            j0 = j1
+            if owner[j0] == 0:
+                break
+        while j0:
+            j1 = way[j0]
+            owner[j0] = owner[j1]
+            j0 = j1
+    return [(owner[j] - 1, j - 1) for j in range(1, cols + 1) if owner[j]]
+
+
+def kuhn_munkres_numpy(np: Any, scores: Any) -> list[tuple[int, int]]:
+    """`kuhn_munkres` with each scan over the columns as array operations.
+
+    The same IEEE operations on the same values: the minimum is the first index
+    holding it (`argmin`), as the loop's strict `<` keeps the first; the rows whose
+    potentials move are distinct (one owner per column), so one fancy-indexed add
+    equals the loop's adds.
+    """
+    rows, cols = len(scores), len(scores[0])
+    cost = np.ones((rows, cols + 1), dtype=np.float64)
+    cost[:, 1:] -= np.asarray(scores, dtype=np.float64)  # column 0 is scratch, as above
+    u = np.zeros(rows + 1)
+    v = np.zeros(cols + 1)
+    owner = np.zeros(cols + 1, dtype=np.int64)
+    way = np.zeros(cols + 1, dtype=np.int64)
+    for i in range(1, rows + 1):
+        owner[0] = i
+        j0 = 0
+        slack = np.full(cols + 1, np.inf)
+        used = np.zeros(cols + 1, dtype=bool)
+        while True:
+            used[j0] = True
+            i0 = int(owner[j0])
+            reduced = cost[i0 - 1] - u[i0] - v
+            better = ~used & (reduced < slack)
+            slack[better] = reduced[better]
+            way[better] = j0
+            j1 = int(np.argmin(np.where(used, np.inf, slack)))
+            delta = slack[j1]
+            u[owner[used]] += delta
+            v[used] -= delta
+            slack[~used] -= delta
+            j0 = j1
+            if owner[j0] == 0:
+                break
+        while j0:
+            j1 = int(way[j0])
+            owner[j0] = owner[j1]
+            j0 = j1
+    return [(int(owner[j]) - 1, j - 1) for j in range(1, cols + 1) if owner[j]]

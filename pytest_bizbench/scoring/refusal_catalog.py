@@ -1,0 +1,625 @@
+"""The non-answer catalog as data: fourteen classes of cues and the exclusions beside them.
+
+`scoring/refusal.py` decides; this module only says what to look for. Cues are
+grammatical families, not sentences: a subject (the model, the source, the asked
+figure), a negated verb of availability or ability, an object. They are matched on
+one normalised sentence at a time (case-folded, contractions spelt out: `can't` is
+`cannot`, `doesn't` is `does not`, `I'm` is `i am`) and only where the sentence or
+one of its clauses *starts*, after an optional lead-in (`Unfortunately,`, `Based
+on the excerpt,`, an apology). So "the company cannot estimate the loss" and a
+quoted "I cannot let you pass" never match: the sentence does not start with the
+model or the source declining.
+
+Each class is a `CueClass`: its slug (reported as `details.refusal_class`), its
+`doc` (what it covers, why it is a non-answer), its cue patterns and its strength
+(1.0: a cue that alone makes a refusal; lower: a hedge that only makes the answer
+undetermined).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+# --- building blocks -------------------------------------------------------------------
+
+# the model speaking
+ME = r"(?:i|we)"
+# the source it was given, or that it looked in
+SOURCE = (
+    r"(?:(?:the|this|these|those|that|its|provided|given|above|supplied|available|attached"
+    r"|shared|company's|[\w&.-]+'s)\s+(?:[\w'&.-]+\s+){0,3}?)?"
+    r"(?:context|contexts|document|documents|docs|text|texts|passage|passages|excerpt|excerpts"
+    r"|filing|filings|report|reports|10-k|10-q|8-k|statement|statements|page|pages|snippet"
+    r"|snippets|extract|extracts|material|materials|source|sources|evidence|information|data"
+    r"|disclosure|disclosures|notes|table|tables|section|sections|content|record|records"
+    r"|it|they)"
+)
+NEG = r"(?:does not|do not|did not|cannot|could not|fails? to|failed to|never|will not|has not)"
+ADV = r"(?:(?:appear|seem) to |actually |explicitly |specifically |directly |clearly |itself )?"
+# verbs of a source making a figure available
+SHOW = (
+    r"(?:contain|include|provide|mention|specify|state|disclose|give|list|show|report|cover"
+    r"|detail|break (?:out|down)|reference|present|offer|address|have|discuss|say|tell|note"
+    r"|indicate|reveal|quantify|itemi[sz]e|separate|split out|spell out|make available"
+    r"|supply|allow|permit|let|name|identify|cite|describe|explain|clarify|confirm|touch on)"
+)
+# participles of being made available
+SHOWN = (
+    r"(?:given|provided|disclosed|stated|reported|listed|mentioned|available|included|shown"
+    r"|broken (?:out|down)|specified|presented|detailed|found|itemi[sz]ed|quantified"
+    r"|identified|separated|split out|discussed|addressed|covered|published|captured"
+    r"|spelled out|spelt out|indicated|revealed|contained|present|visible|known|made"
+    r"|released|filed|issued|out yet|yet available|shared|supplied|attached|sent|named"
+    r"|there|here)"
+)
+# verbs of the model producing an answer
+ANSWER = (
+    r"(?:answer|provide|give|determine|calculate|compute|say|tell|confirm|state|offer|share"
+    r"|supply|identify|report|derive|find|quote|pinpoint|know|verify|estimate|assess|produce"
+    r"|come up with|arrive at|work out|figure out|locate|retrieve|obtain|extract|infer"
+    r"|ascertain|establish|specify|speak to|comment on|answer that|be certain|be sure"
+    r"|reliably|accurately|precisely|definitively|confidently|responsibly|finish|complete"
+    r"|help|assist|speculate|guess|venture|hazard|commit to|finalize|finalise|conclude"
+    r"|recommend|advise|suggest|endorse|predict|forecast|foresee|project)"
+)
+MODEL_CANNOT = (
+    r"(?:cannot|can not|could not|am unable to|are unable to|was unable to|were unable to"
+    r"|am not able to|are not able to|was not able to|will not be able to|would not be able to"
+    r"|am afraid i cannot|unfortunately cannot|do not think i can|am not in a position to"
+    r"|have no way to|have no way of|lack the (?:\w+ )?(?:to|for))"
+)
+DETERMINED = (
+    r"(?:determined|calculated|computed|answered|derived|established|ascertained|inferred"
+    r"|assessed|confirmed|verified|identified|quantified|known|completed|finished|worked out"
+    r"|estimated|found|stated|given|provided|finalized|finalised|concluded|pinned down)"
+)
+INFO = (
+    r"(?:information|data|details?|figures?|numbers?|values?|amounts?|mention|disclosure"
+    r"|breakdown|reference|record|indication|specifics|context|evidence|inputs?|visibility"
+    r"|statements?|discussion|guidance|commentary|word)"
+)
+# what a sentence may open with before its cue: discourse words, an apology, a
+# prepositional or participial phrase closed by a comma
+LEAD_IN = (
+    r"(?:(?:unfortunately|regrettably|sadly|however|but|and|so|thus|therefore|hence|also"
+    r"|honestly|frankly|still|ultimately|again|alas|that said|in short|in summary|in sum"
+    r"|to be clear|to be honest|to summari[sz]e|as such|note|hmm|well|ok|okay|sorry"
+    r"|apologies|my apologies|i am sorry|i apologi[sz]e|i am afraid|afraid"
+    r"|i regret that|answer|response|final answer|short answer|which|it (?:seems|appears)(?: that)?"
+    r"|(?:it )?(?:seems|appears) that)\b[\s,:;.!-]*"
+    r"|(?:based on|according to|from|in|within|looking at|having reviewed|after reviewing"
+    r"|reviewing|given|with|without|as of|for|on|regarding|as for|as to|while|although"
+    r"|though|since|because|even though|despite|to|as far as|to my knowledge|to the best of"
+    r"|at this time|at the moment|currently|right now|for now)\b[^,;:]{0,80}[,;:]\s*)*"
+)
+
+# a noun phrase opening a clause: the asked figure, up to 16 words
+NP = r"(?:[\w$%&'./(),-]+ ){0,16}?"
+# a short noun phrase (terse answers: "Receivables not provided")
+SHORT_NP = r"(?:[\w$%&'./-]+ ){1,6}?"
+NOT_DERIVABLE = (
+    r"(?:determinable|derivable|computable|calculable|answerable|knowable|ascertainable"
+    r"|undeterminable|indeterminable|unanswerable|unknowable|undetermined|indeterminate"
+    r"|not possible to (?:determine|calculate|compute|derive|know|say))"
+)
+
+# --- classes ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class CueClass:
+    """One kind of non-answer: its slug, why it is one, and its cues."""
+
+    slug: str
+    doc: str
+    cues: tuple[str, ...]
+    strength: float = 1.0
+    # a cue of this class after the last figure means the work was left unfinished
+    stops_work: bool = False
+
+    def patterns(self) -> tuple[re.Pattern[str], ...]:
+        return tuple(re.compile(rf"^{LEAD_IN}(?:{cue})") for cue in self.cues)
+
+
+INABILITY = CueClass(
+    "inability",
+    "The model says it cannot or will not give the figure (first person). It declines "
+    "without saying why; the commonest closed-book non-answer after cutoff.",
+    (
+        rf"{ME} (?:\w+ )?{MODEL_CANNOT} (?:\w+ )?{ANSWER}",
+        rf"{ME} (?:do|did) not (?:\w+ )?(?:know|have (?:a |an |any )?(?:\w+ )?(?:answer|figure"
+        rf"|number|value|way|means|the (?:\w+ )?(?:figure|number|value|{INFO})|{INFO}))",
+        rf"{ME} have no (?:\w+ )?(?:way|means|answer|figure|number|idea|{INFO})",
+        rf"{ME} (?:am|are) (?:unable|not able) to",
+        rf"(?:unable|not able) to (?:\w+ )?{ANSWER}",
+        r"no idea\b|(?:cannot|can not) (?:say|answer|tell|determine|know)\b|not sure\s*[.!]?$",
+        rf"{ME} (?:will|would) not (?:be )?(?:able to )?(?:\w+ )?{ANSWER}",
+        r"(?:it is|it would be) (?:not possible|impossible|not feasible|difficult|hard|unclear)"
+        rf" (?:for me )?to (?:\w+ )?{ANSWER}",
+        rf"{ME} (?:am|are) not (?:\w+ )?(?:confident|certain|sure|comfortable|willing"
+        r"|in a position)"
+        r"\b(?![^.;]{0,40}\b(?:but|however)\b)",
+        rf"{ME} (?:would|had) rather not\b",
+        rf"{NP}(?:is|are) not something (?:that )?(?:{SOURCE}|{ME})\b",
+        rf"{NP}(?:is|are|was|were) not (?:\w+ ){{0,3}}?(?:that )?{ME}"
+        r" (?:can|could|am able|would)\b",
+        rf"(?:\w+ ){{0,6}}?{ME} (?:have to|must|will have to|need to|am going to|will|would|shall)"
+        r" (?:pass|decline|refrain|abstain|skip|sit this)",
+        rf"{ME} would (?:only |just |merely )?be (?:guessing|speculating"
+        r"|making (?:it|this|that) up)",
+        rf"{ME} (?:will|would|shall) not\s*$",
+        rf"{ME} (?:would )?(?:prefer|choose|have) (?:not )?to (?:decline|pass|refrain|abstain)"
+        r"|(?:i|we) (?:would )?prefer not to\b|(?:i|we) (?:must|have to|will) decline\b",
+        rf"{ME} (?:do|did) not have\b",
+        rf"{NP}(?:is|are|was|were) (?:not something|beyond what|outside what|more than) (?:that )?"
+        rf"{ME} (?:can|could|am able)",
+    ),
+    stops_work=True,
+)
+
+SOURCE_ABSENCE = CueClass(
+    "source-absence",
+    "The given text (context, excerpt, filing, pages) does not contain the figure, or "
+    "the model found nothing in it. The dominant form when the model had documents.",
+    (
+        rf"{SOURCE} (?:\w+ ){{0,3}}?{NEG} {ADV}(?:\w+ )?{SHOW}\b",
+        rf"{SOURCE} (?:\w+ ){{0,3}}?{NEG}\s*$",
+        rf"{SOURCE} (?:\w+ ){{0,3}}?only (?:covers?|includes?|contains?|shows?|discuss(?:es)?"
+        r"|provides?|lists?|reports?|mentions?|gives?|has|have|deals? with|addresses)\b",
+        rf"only (?:the )?(?:[\w&'-]+ ){{0,4}}(?:is|are|was|were) (?:{SHOWN}|covered)\b",
+        rf"{SOURCE} (?:\w+ ){{0,3}}?(?:is|are|was|were) (?:ambiguous|unclear|vague|inconclusive"
+        r"|incomplete)\b",
+        rf"{SOURCE} (?:\w+ ){{0,3}}?(?:lacks?|lacked|is missing|are missing|omits?|omitted"
+        r"|leaves? out|left out)\b",
+        rf"{SOURCE} (?:\w+ ){{0,3}}?(?:is|are|was|were|remains?) (?:silent|mute|quiet)\b",
+        rf"{SOURCE} (?:\w+ ){{0,3}}?(?:makes?|made|gives?|has|have|had|contains?|includes?"
+        r"|provides?|offers?|reports?|lists?|shows?|discloses?|mentions?|records?|states?"
+        r"|presents?) (?:no|none|nothing|not any)\b",
+        rf"nothing (?:in|within|on|from) (?:the |this |these |those |any )?(?:[\w-]+ ){{0,3}}?"
+        rf"(?:{SOURCE})",
+        rf"(?:none|neither) of (?:the |these |those )?(?:[\w-]+ ){{0,3}}?(?:{SOURCE})",
+        r"no (?:\w+ )?(?:excerpt|passage|page|document|section|table|part|filing|statement"
+        r"|line item|note)s? (?:\w+ )?(?:mentions?|contains?|includes?|provides?|gives?|shows?"
+        r"|lists?|reports?|discloses?|states?|has|have)\b",
+        rf"{ME} (?:can |could )?(?:see|find|found|saw|spot|spotted) (?:no|nothing|not any)\b",
+        rf"no (?:specific |relevant |explicit |direct |such |separate |detailed |clear )?{INFO}"
+        r" (?:regarding|about|on|for|concerning|related to|relating to|of|as to)\b",
+        rf"{NP}(?:is|are|falls?|lies?|goes) (?:beyond|outside) (?:the scope of )?(?:{SOURCE}|my\b)",
+        r"there (?:is|was|appears to be|seems to be) nothing (?:on|about|regarding|for|concerning"
+        r"|relating|related|in|that)\b",
+        rf"{ME} (?:could not|cannot|did not|do not|was unable to|were unable to|am unable to"
+        rf"|failed to) (?:\w+ )?(?:find|locate|see|spot|identify|come across|find any)\b",
+        rf"there (?:is|are|was|were|appears to be|seems to be) (?:no|not any|nothing) "
+        rf"(?:[\w&'-]+ )?(?:{INFO}|(?:\w+ )?(?:mentioned|reported|disclosed|given|provided|listed))"
+        rf"(?! of (?:impairment|debt|acquisitions?|dividends?))",
+        rf"no (?:specific |relevant |explicit |direct |such |separate |detailed |clear )?"
+        rf"{INFO} (?:(?:\w+ ){{0,4}})?(?:is|are|was|were|has been|have been|appears?|seems?)"
+        rf" (?:\w+ )?(?:{SHOWN})",
+        rf"(?:the )?(?:requested|asked|relevant|required|specific|necessary|needed) "
+        rf"(?:\w+ ){{0,2}}?(?:{INFO}|figure|metric) (?:is|are|was|were) (?:not|nowhere)\b",
+    ),
+)
+
+PASSIVE_UNAVAILABILITY = CueClass(
+    "passive-unavailability",
+    "The figure itself is the subject: 'FY2019 revenue isn't given here'. No model, no "
+    "source named, but the answer says the value is not available.",
+    (
+        rf"{NP}(?:is|are|was|were|has|have|had|remains?|appears?|seems?)"
+        rf" (?:been |to be |to have been )?(?:not|nowhere|never|neither) (?:\w+ )?(?:{SHOWN})\b",
+        rf"{NP}(?:is|are|was|were|has|have|had) (?:not yet|yet to be) (?:been )?(?:{SHOWN})\b",
+        rf"{NP}(?:appears?|seems?) not to (?:be|have been) (?:\w+ )?(?:{SHOWN})\b",
+        rf"{NP}(?:does|do|did) not (?:seem|appear) to (?:be|have been) (?:\w+ )?(?:{SHOWN})\b",
+        rf"{NP}(?:does|do|did) not (?:appear|show up|feature)\b(?! to)",
+        rf"{NP}(?:is|are|was|were) (?:not|nowhere) (?:part of|in|within|among|anywhere in"
+        rf"|found in|contained in|present in|to be (?:seen|found)) {SOURCE}",
+        rf"{NP}(?:is|are|was|were) nowhere to be (?:seen|found)",
+        rf"(?:not|never) (?:\w+ )?(?:{SHOWN})\b",
+        rf"{SHORT_NP}(?:not|nowhere) (?:\w+ )?(?:{SHOWN})\b(?! (?:by|to|that|because|for))",
+        rf"{NP}(?:(?:is|are|was|were) )?(?:unavailable|unknown|undisclosed|unreported"
+        rf"|unstated|unspecified|missing|absent|lacking|omitted|redacted)\b",
+        rf"neither [^.;]{{1,60}}? nor [^.;]{{1,60}}? (?:is|are|was|were) (?:\w+ )?(?:{SHOWN})",
+        r"(?:unavailable|unknown|undisclosed|unreported|unstated|unspecified|not available"
+        r"|missing|absent|n/a|not provided|not given)(?:\s*[.!]?$| (?:in|from|within|on) )",
+        r"(?:n/a|none given|no data|no answer|not applicable)\s*[.!]?$",
+    ),
+)
+
+INSUFFICIENT_INFO = CueClass(
+    "insufficient-info",
+    "There is not enough information to work the answer out; it cannot be determined. "
+    "Impersonal, no model and no source named.",
+    (
+        rf"(?:there (?:\w+ ){{0,2}}?(?:is|are|was|were|be)|this is|that is|it is)"
+        rf" (?:not|no|insufficient|inadequate|limited|too little) (?:\w+ )?(?:enough |sufficient"
+        rf" |adequate )?(?:\w+ )?{INFO}",
+        rf"{NP}(?:is|are|was|were|remains?) (?:not |still )?{NOT_DERIVABLE}",
+        rf"(?:[\w$%&'./-]+ ){{0,6}}?not {NOT_DERIVABLE}",
+        rf"there is no (?:\w+ )?(?:way|means|basis) (?:to|for|of) (?:\w+ )?(?:{ANSWER}|calculat"
+        r"|comput|determin|deriv|estimat)",
+        r"there (?:may|might|would|will|does|do|did) not (?:\w+ )?be (?:\w+ )?(?:enough|sufficient"
+        r"|adequate|any)\b",
+        rf"{NP}(?:remains?|is|are|was|were|left) (?:undetermined|unknown|unclear|uncertain"
+        r"|unresolved|open|incomplete|unanswered)\b",
+        rf"(?:more|additional|further|other|extra) (?:\w+ )?{INFO} (?:\w+ )?(?:would be|is|are"
+        r"|will be|would have to be) (?:needed|required|necessary)",
+        rf"(?:not enough|insufficient|inadequate|incomplete|too little|limited|missing)"
+        rf" (?:\w+ )?{INFO}",
+        rf"(?:the )?(?:\w+ ){{0,4}}?{INFO} (?:\w+ )?(?:is|are|was|were) (?:insufficient"
+        rf"|incomplete|not (?:sufficient|enough|adequate|complete)|too (?:limited|sparse))",
+        rf"(?:[\w$%&'./()-]+ ){{0,10}}?(?:cannot|can not|could not|may not) be (?:\w+ )?"
+        rf"{DETERMINED}",
+        rf"(?:it is|it would be|it was) (?:not possible|impossible|not feasible) to (?:\w+ )?"
+        rf"{ANSWER}",
+        rf"(?:\w+ ){{0,3}}(?:would|will|\w+ would) (?:need|require)s? (?:more|additional|further"
+        rf"|the|other|access to|both|[\w-]+ (?:{INFO}))",
+        r"(?:unanswerable|not answerable|indeterminate|undeterminable|undetermined"
+        r"|inconclusive)\b",
+        rf"{NP}(?:is|are|was|were|remains?) inconclusive\b",
+        r"there (?:is|was) not (?:enough|sufficient)\b",
+        r"(?:it is|this is|that is|it remains|which is) (?:\w+ )?(?:unclear|not clear|uncertain"
+        r"|ambiguous)\b",
+        r"(?:unclear|not clear|uncertain) (?:from|based on|given|in|whether|what|who|which|how)\b",
+        rf"(?:not possible|impossible|not feasible) to (?:\w+ )?{ANSWER}",
+        r"(?:the )?(?:question|query|request|answer) (?:cannot|can not|could not) be"
+        r" (?:answered|determined|given)",
+        r"(?:[\w-]+ ){0,4}(?:is|are|was|were) not derivable\b",
+    ),
+    stops_work=True,
+)
+
+CUTOFF = CueClass(
+    "cutoff",
+    "Knowledge cutoff or no live data: the model's training ends before the period asked "
+    "about. The commonest closed-book non-answer.",
+    (
+        r"my (?:\w+ )?(?:knowledge|training|information|data) (?:does not|do not|did not|may not"
+        r"|might not) (?:\w+ )?(?:extend|go|reach|cover|include|run)",
+        rf"{ME} (?:lack|do not have|have no|am missing) (?:access to )?(?:any )?(?:real-time"
+        r"|real time|live|current|up-to-date|recent|latest|newer|the latest|the most recent)",
+        r"(?:my|the) (?:\w+ )?(?:training|knowledge|data|information)(?: data)?(?: \w+){0,3}?"
+        r" (?:cut-?off|cut off|ends?"
+        r"|ended|stops?|stopped|goes up to|extends?|only goes|only extends|runs? (?:through|to))",
+        r"(?:as of|since|after|beyond|up to|until) my (?:last |most recent )?(?:training|knowledge"
+        r"|update|cut-?off)",
+        rf"{ME} (?:do not|did not|cannot|could not) (?:\w+ )?(?:have|access|get|see|retrieve)"
+        r" (?:access to )?(?:any )?(?:real-time|real time|live|current|up-to-date|recent|latest"
+        r"|the latest|the most recent|newer|updated)",
+        r"(?:without|lacking|no) (?:access to )?(?:real-time|real time|live|current|up-to-date"
+        r"|recent) (?:\w+ )?(?:data|information|market data|filings|financials|figures|sources)",
+        rf"{ME} (?:am|was) (?:only )?trained (?:on )?(?:data )?(?:up to|until|through|before)",
+        r"my (?:\w+ )?(?:information|data|knowledge|training(?: data)?) (?:is|may be|might be"
+        r"|could be|is probably) (?:not )?(?:current|up to date|up-to-date|outdated|out of date"
+        r"|dated|stale|old|incomplete|limited|not current)",
+        rf"{ME} can only (?:speak|comment|answer|provide|offer|share|report|go) (?:\w+ ){{0,3}}?"
+        r"(?:to|up to|through|until|as of|from)\b",
+        rf"{ME} (?:only )?(?:have|possess|know) (?:\w+ )?(?:information|data|knowledge|training"
+        r" data|filings|figures|results) (?:through|up to|until|as of|from before|prior to|to)\b",
+        r"(?:this|that|the \w+|fy ?\d+|\d{4}) (?:\w+ ){0,3}(?:is|was|are|were|falls?) (?:after"
+        r"|beyond|outside|past) my\b",
+    ),
+)
+
+CAPABILITY = CueClass(
+    "capability",
+    "The model says what it is and what it cannot do: an AI that cannot browse, open "
+    "files or look up filings. Role openers of people ('As an analyst would') are not it.",
+    (
+        r"(?:as|being) (?:an? )?(?:ai|artificial intelligence|language model|large language"
+        r" model|llm|text-based|virtual assistant|ai assistant|chatbot|machine)",
+        rf"{ME} (?:am|are) (?:just |only |merely )?(?:an? )?(?:ai|artificial intelligence"
+        r"|language model|large language model|llm|text-based|virtual assistant|chatbot"
+        r"|ai assistant)",
+        rf"{ME} (?:do not|cannot|could not|am unable to|am not able to|lack the ability to"
+        r"|have no ability to|have no way to|have no way of|do not have the ability to|have no"
+        r" means of) (?:\w+ )?(?:brows|access|open|search|retriev|view|read"
+        r"|look\w*(?: \w+)? up|pull"
+        r"|fetch|download|query|connect|see)\w*(?! to be)",
+        rf"{ME} (?:do not|does not|have|has) (?:have )?(?:no |any )?(?:\w+ )?(?:browsing|internet"
+        r"|web|database|file|search|retrieval|lookup) (?:access|capabilit\w+|abilit\w+|tools?"
+        r"|connection|plugins?)",
+        rf"{ME} (?:do not|cannot) have access to (?:the |any |external |their |its )?"
+        r"(?:\w+ )?(?:filings?|documents?|databases?|internet|web|sec|edgar|financial"
+        r" statements?|10-k|annual reports?|files?|sources|tools|systems|resources|websites?)",
+        r"no (?:\w+ )?(?:internet|web|browsing|online|database|search) (?:access|connection"
+        r"|capabilit\w+|tools?)",
+    ),
+)
+
+REDIRECT = CueClass(
+    "redirect",
+    "Sends the user elsewhere (the 10-K, investor relations, a data provider) instead of "
+    "giving the figure. With a committed figure it is only a pointer and does not count.",
+    (
+        r"(?:you|one|the reader|the user|investors) (?:\w+ )?(?:would|should|can|could|may"
+        r"|might|will|need to|ought to)? ?(?:want to |need to |wish to |be able to |have to )?"
+        r"(?:check|consult|refer to|look (?:at|up|in)|review|see|visit|search|pull|access"
+        r"|obtain|find)\b",
+        r"(?:check|consult|refer to|look (?:at|up|in)|review|see|visit|search|try) (?:[\w'&.-]+ )"
+        r"{0,5}?(?:10-k|10-q|filing|filings|annual report|report|website|site|investor|sec|edgar"
+        r"|financial statements|statements|terminal|provider|database|source|release|documents?"
+        r"|disclosures?|notes?|proxy)\b",
+        rf"{NP}(?:is|are|would be|may be|might be) (?:\w+ )?(?:best|better|most reliably)"
+        r" (?:checked|verified|found|obtained|confirmed|sourced|looked up|answered)",
+        rf"{ME} (?:would |do |strongly )?(?:recommend|suggest|advise|encourage)\w* (?:\w+ )?"
+        r"(?:checking|consulting|reviewing|looking|referring|visiting|that you|you|the|its"
+        r"|reading|going)",
+        r"(?:please|kindly|try) (?:\w+ )?(?:check|consult|refer|see|visit|look|review|search)",
+        r"(?:look|search) (?:for|under|in)\b",
+        r"(?:head|go|navigate) (?:over )?to\b",
+        r"(?:you|one) (?:\w+ )?(?:can|could|may|might|should|will) (?:get|pull up|download|access"
+        r"|read)\b",
+        r"(?:[\w'&.-]+ ){0,8}(?:is|are) where (?:you|one|investors)"
+        r" (?:would|can|could|will|should) (?:find|see"
+        r"|look)",
+        rf"{NP}(?:would|will|should|may|might) have (?:it|this|that|the (?:\w+ )?(?:figure|number"
+        r"|data|answer|details|information|value))\b",
+        rf"{NP}(?:usually|typically|normally|generally) (?:publish|post|report|disclose|list"
+        r"|include|show)",
+        rf"{NP}(?:(?:would|will|should|can|could) be|(?:is|are) (?:usually|typically|normally"
+        r"|generally|often)) (?:\w+ )?(?:reported|listed|shown|found|disclosed|presented"
+        r"|included|located|available|published) (?:in|on|under|within|at|via)"
+        r" (?:the|its|their|a|an)\b",
+        rf"{NP}(?:website|site|page|report|filing|10-k|10-q|release|database|terminal"
+        r"|provider|edgar)s? (?:\w+ ){0,3}(?:publishes|posts|lists|has|carries|provides|shows"
+        r"|contains|reports|includes|will have|should have) (?:it|this|that|these|those|the"
+        r" (?:\w+ )?(?:figure|number|data|details|information|breakdown|answer|table))\b",
+        r"(?:which|this|that|it|there) is (?:the|where|a good) (?:\w+ )?(?:place|source|where)"
+        r" to (?:look|check|find|go)",
+        r"(?:your|the|a) (?:best|safest|most reliable|surest|quickest) (?:bet|option|source|course"
+        r"|place|route)\b",
+        rf"{NP}(?:10-k|10-q|filing|annual report|report|statements?|release|website|page|edgar)"
+        r"\b[^.;]{0,40}\b(?:has|have|contains?|includes?|lists?|shows?|provides?|reports?|gives?)"
+        r" (?:both |all |the |these |those |this |that |each )?(?:\w+ )?(?:numbers?|figures?|data"
+        r"|information|details?|amounts?|answer|values?)\b",
+        r"(?:it is|it would be|it may be) (?:best|advisable|better|worth|recommended|wise)"
+        r" (?:to )?(?:\w+ )?(?:check|consult|refer|look|review|verify|visit|confirm)",
+        r"(?:check|consult|refer to|look at|review|see|visit) (?:the|its|their|a|an|your)"
+        r" (?:\w+ ){0,4}(?:10-k|10-q|filing|annual report|website|investor|sec|edgar"
+        r"|financial statements|terminal|provider|database|source)",
+        rf"{NP}(?:can|could|may|should|would|will) be (?:\w+ )?(?:found|obtained|located"
+        r"|retrieved|verified|looked up|checked|sourced|confirmed) (?:in|on|at|from|via|through"
+        r"|by)\b",
+        r"(?:for|to get) (?:the )?(?:exact|precise|accurate|up-to-date|latest|current|most"
+        r" recent|official|reliable|specific|actual) (?:\w+ )?(?:figure|number|data|value"
+        r"|information|answer|amount|details?)",
+    ),
+)
+
+ASKS_INPUT = CueClass(
+    "asks-input",
+    "Asks the user for the data it needs ('if you share the balance sheet I'll compute "
+    "it') instead of answering.",
+    (
+        r"if you (?:\w+ )?(?:can |could |would |are able to |were to )?(?:share|provide|give"
+        r"|send|upload|paste|attach|supply|include|point me|let me know|tell me)",
+        r"(?:please|kindly) (?:\w+ )?(?:share|provide|give|send|upload|paste|attach|supply"
+        r"|include|specify|clarify|let me know|tell me)",
+        r"(?:could|can|would) you (?:please )?(?:\w+ ){0,3}?(?:share|provide|give|send|upload|paste"
+        r"|attach|supply|include|specify|clarify|confirm|let me know|tell me|point me)",
+        r"(?:once|when|should) you (?:\w+ )?(?:share|provide|give|send|upload|paste|attach"
+        r"|supply|have)",
+        rf"{ME} (?:would|will|\w+ would) (?:need|require) (?:you to|your|the user to)",
+        r"(?:send|share|provide|give|paste|tell|show) me\b",
+        r"let me know\b",
+        rf"{ME} (?:need|require) (?:the|a|an|its|their|both|more|additional|further|to see"
+        r"|access|your)\b",
+        r"(?:send|share|provide|paste|upload|pass) (?:over|along|across)\b",
+        r"what (?:\w+ ){0,3}do you have\b",
+        r"do you have (?:the|a|an|its|their|access|any|those|these)\b",
+        r"feel free to (?:\w+ )?(?:share|send|provide|paste|upload|attach)",
+        r"can i (?:get|have|see)\b",
+        r"if you (?:\w+ )?(?:have|know|can find|can get|could find|could get|happen to have)\b",
+        r"(?:which|what) (?:[\w']+ ){0,3}(?:do|would|should) you (?:want|like|prefer)",
+        r"(?:provide|share|send|give|paste|upload|supply|attach) (?:[\w&'/-]+ ){0,6}?(?:and|so"
+        r"|then) (?:i|we) (?:will|can|could|would)",
+        rf"(?:{ME} (?:would|will|am|are|can|could) (?:be )?)?(?:happy|glad|able|ready|pleased)"
+        r" to [^.;]{0,80}?\b(?:if|once|when|as soon as) you\b",
+    ),
+)
+
+ADVICE_REFUSAL = CueClass(
+    "advice-refusal",
+    "Declines on policy: no investment advice, no recommendation to buy or sell.",
+    (
+        rf"{ME} (?:\w+ )?{MODEL_CANNOT} (?:\w+ )?(?:give|provide|offer|make|tell you whether"
+        r"|tell you if|recommend|advise|say whether)(?: you)? (?:\w+ )?(?:personal|personali[sz]ed"
+        r"|individual|financial|investment|legal|tax|buy|sell|whether|if|a recommendation"
+        r"|recommendations|advice)",
+        rf"{ME} (?:am|are) not (?:a |your |an |able to act as )?(?:\w+ )?(?:financial|investment"
+        r"|licensed|registered|certified|legal|tax) (?:advisor|adviser|professional|planner"
+        r"|lawyer|counsel)",
+        r"(?:this|that|it|the following|nothing here) (?:is|should|does|constitutes) not"
+        r" (?:\w+ ){0,2}(?:financial|investment|legal|tax) advice",
+        r"(?:consult|speak with|speak to|talk to|talk with|seek|contact|work with|ask)"
+        r" (?:with )?(?:a|an|your) (?:qualified |licensed |registered |certified |professional"
+        r" |independent |trusted )?(?:financial|investment|tax|legal|fiduciary)",
+        rf"{ME} (?:\w+ )?(?:should not|cannot|could not|will not|would not|do not|am not able to"
+        r"|am unable to|would rather not|must not)\b[^.;]{0,40}\b(?:whether|if) (?:\w+ ){0,3}"
+        r"(?:buy|sell|invest|hold|purchase)",
+        r"no (?:[\w/-]+ ){0,3}(?:recommendations?|advice|stock picks?|tips)\b",
+        r"whether\b[^.;]{0,100}\bdepends? (?:\w+ )?on\b",
+        r"(?:\w+ ){0,6}depends? (?:\w+ )?on (?:your|one's|the investor's|an investor's|each"
+        r" investor's) (?:own )?(?:\w+ ){0,2}(?:goals|risk|situation|circumstances|objectives"
+        r"|horizon|tolerance|needs|portfolio|strategy)",
+        r"(?:seek|get|obtain) (?:\w+ )?(?:professional|independent|qualified|expert|personal"
+        r"|personali[sz]ed) (?:\w+ )?(?:advice|guidance|help)",
+        r"(?:it is|it would be) (?:not |in)appropriate for me to",
+        rf"{NP}(?:is|are) (?:ultimately |really )?(?:a |your )?(?:personal|individual|your own)"
+        r" (?:decision|choice|call)",
+        r"(?:that|this|it) is (?:a |really a )?(?:question|decision|call|matter)"
+        r" (?:for|best left to"
+        r"|better suited for|better suited to) (?:a|an|your)",
+        rf"{ME} (?:do not|cannot|will not|never|do not ever) (?:give|provide|offer|make|share)"
+        r" (?:\w+ )?(?:stock picks?|recommendations?|advice|investment|buy|sell|tips)",
+        r"(?:investment|financial|that|the|this|such|buying|trading) (?:\w+ )?decisions? (?:is|are)"
+        r" (?:yours|your own|up to you|personal|a personal)",
+        r"(?:this|that|it) (?:\w+ ){0,3}(?:request|question|ask) for (?:\w+ )?(?:investment"
+        r"|financial|personal|tax|legal) (?:advice|guidance|recommendations?|opinions?)",
+        r"(?:whether|deciding whether) (?:to|you should) (?:buy|sell|invest|hold)\b[^.]{0,60}"
+        r"(?:depends|is a (?:personal|decision)|is up to)",
+    ),
+)
+
+GENERIC_SUBSTITUTE = CueClass(
+    "generic-substitute",
+    "Explains how the metric is computed (the formula, the line items) and stops without "
+    "a value. Counted only when the answer states no figure at all.",
+    (
+        r"(?:[\w$%&'./()-]+ ){0,8}?(?:is|are|can be|would be|could be|should be) (?:\w+ )?"
+        r"(?:calculated|computed|derived|determined|defined|measured|found|obtained|estimated)"
+        r" (?:as|by|using|from|with|through)\b",
+        r"(?:the )?(?:formula|calculation|equation|method|way|approach|definition|computation)"
+        r" (?:for|to|of|is)\b",
+        r"to (?:calculate|compute|determine|derive|find|get|work out|estimate) (?:the |this"
+        r" |a |an |its )?(?:\w+ ){0,6}?(?:you|one|we|the analyst|an analyst|investors)"
+        r" (?:\w+ )?(?:would|should|can|could|must|need|divide|subtract|take|add)",
+        r"(?:[\w$%&'./-]+ ){1,6}=(?:\s*$|\s*\(?[a-z])",
+        r"(?:you|one) (?:would |should |can |could |must |need to )?(?:first |then |simply )?"
+        r"(?:divide|subtract|take|add|multiply|sum|average|compare)",
+        rf"{NP}(?:(?:is|are|would|will|should|can|could|may)(?: \w+)? be|is|are|equals|measures"
+        r"|means|refers to|reflects)\b"
+        r"[^.;]{0,120}\b(?:divided by|over|minus|less|as a (?:share|percentage|proportion"
+        r"|fraction) of|ratio of|times|multiplied by|subtracting|dividing|relative to)\b",
+        r"(?:generally|typically|usually|in general|broadly)\b",
+    ),
+    strength=0.9,
+)
+
+VAGUE_ESTIMATE = CueClass(
+    "vague-estimate",
+    "A hedge in place of a figure: 'probably a few billion', 'somewhere in the mid "
+    "range'. No committed number, so it is not an attempt.",
+    (
+        r"(?:probably|likely|possibly|perhaps|maybe|presumably|roughly|somewhere|around"
+        r"|approximately|about|on the order of)\b[^.;]{0,40}\b(?:a few|several|some|many"
+        r"|tens of|hundreds of|thousands of|millions|billions|single digits?|double digits?"
+        r"|low|mid|high|modest|small|large|significant|substantial|meaningful|in the range)\b",
+        r"(?:a few|several|some|many|tens of|hundreds of|multiple) (?:hundred |thousand )?"
+        r"(?:million|billion|percent|percentage points|dollars)\b",
+        r"(?:in the|somewhere in the|within the) (?:low|mid|high|upper|lower)?[\s-]*"
+        r"(?:single|double|teens|twenties|millions|billions|hundreds|range)",
+        r"(?:hard|difficult|impossible|tough) to (?:say|pin down|tell|know) (?:exactly|precisely"
+        r"|for sure|with certainty)?",
+        r"(?:my|a|an|the) (?:best |rough |educated )?(?:guess|ballpark|estimate) (?:would be"
+        r"|is) (?:that |somewhere |around |roughly |in )?(?!\$?\d)",
+        r"[^.;]{0,120}\b(?:probably|likely|plausibly|possibly|perhaps|maybe|presumably"
+        r"|i would expect|i would guess|i guess|i suspect|i would imagine|roughly|somewhere"
+        r"|on the order of|order of magnitude|ballpark|or so)\b",
+    ),
+    strength=0.8,
+)
+
+PARTIAL_WORK = CueClass(
+    "partial-work",
+    "Computes part of the answer and stops: 'average PP&E is $267.5M; without revenue I "
+    "can't finish'. The figures are steps, not the result, so it is not an attempt.",
+    (
+        r"(?:without|lacking|absent|missing|in the absence of) [^.;,]{1,60}?\b(?:cannot|could not"
+        r"|unable|not possible|impossible|no way|not able)",
+        r"(?:the|this) (?:final |last |remaining |second |next )?(?:step|ratio|calculation"
+        r"|result|figure|answer|computation|margin|percentage|value) (?:\w+ )?(?:cannot|can not"
+        r"|could not) be (?:completed|finished|computed|calculated|done|determined|derived)",
+        rf"{ME} (?:cannot|could not|am unable to|was unable to) (?:\w+ )?(?:finish|complete"
+        r"|carry out|take|do|perform|go further|proceed|compute the (?:final|rest|ratio))",
+        r"(?:to (?:finish|complete|get the (?:final|ratio|result|answer))) (?:\w+ )?(?:i|we|one"
+        r"|you) (?:would )?(?:need|require)",
+        rf"to (?:\w+ ){{0,8}}?{ME} (?:would|will) (?:need|require)",
+        r"(?:cannot|could not|unable to|not able to) (?:\w+ )?(?:finish|complete|proceed"
+        r"|go further|go on|continue)\b",
+        r"(?:\w+ ){0,6}(?:i|we) (?:will |would |must |have to |need to )?(?:stop|halt|leave it)\b",
+        r"(?:there is|there can be|so there is|i have|we have) no (?:final|complete|resulting"
+        r"|definitive|overall|end) (?:number|figure|answer|result|value|ratio|percentage)",
+        rf"{NP}(?:needs|requires|would need|would require|depends on|hinges on)\b",
+        r"(?:the )?(?:rest|remainder|remaining (?:\w+ )?(?:part|step|calculation)|final step"
+        r"|second part|other half) (?:\w+ )?(?:is|are|remains?|cannot|can not|could not)",
+        r"(?:which|that|this) (?:is|would be) (?:needed|required|necessary) (?:to|for)"
+        r" (?:\w+ )?(?:finish|complete|compute|calculate|the (?:ratio|final|result))",
+    ),
+    stops_work=True,
+)
+
+REJECTS_PREMISE = CueClass(
+    "rejects-premise",
+    "Says the question does not apply ('gross margin isn't meaningful for a bank'). An "
+    "answer when the gold answer says the same; a refusal otherwise.",
+    (
+        r"(?:[\w$%&'./()-]+ ){0,8}?(?:is|are|was|were|may|might|would) (?:not|hardly)(?: be)?"
+        r" (?:really )?(?:a |an )?(?:\w+ )?"
+        r"(?:meaningful|applicable|relevant|appropriate|a relevant|a meaningful|an applicable"
+        r"|a useful|useful|standard|used|reported for|calculated for|a metric|a concept)\b",
+        r"(?:[\w$%&'./()-]+ ){0,8}?(?:does|do) not (?:\w+ )?(?:apply|make sense|exist)\b",
+        r"(?:the )?(?:question|premise|query) (?:\w+ )?(?:assumes|presumes|is based on|rests on"
+        r"|is flawed|is mistaken|is incorrect|does not apply|contains a)",
+        r"(?:this|that|the) (?:question|premise) (?:is|seems) (?:not|mis|in)",
+        r"(?:there is|there are|there was) no such (?:thing|metric|figure|line item|segment"
+        r"|measure)",
+    ),
+)
+
+EMPTY_STRUCTURAL = CueClass(
+    "empty-structural",
+    "No text to read: empty, `{}`, a bare placeholder, a provider's refusal flag or a "
+    "content-filter stop. Decided before any cue is read.",
+    (),
+)
+
+CLASSES: tuple[CueClass, ...] = (
+    EMPTY_STRUCTURAL,
+    CUTOFF,
+    CAPABILITY,
+    ADVICE_REFUSAL,
+    ASKS_INPUT,
+    PARTIAL_WORK,
+    REJECTS_PREMISE,
+    SOURCE_ABSENCE,
+    INSUFFICIENT_INFO,
+    INABILITY,
+    PASSIVE_UNAVAILABILITY,
+    REDIRECT,
+    VAGUE_ESTIMATE,
+    GENERIC_SUBSTITUTE,
+)
+SLUGS: tuple[str, ...] = tuple(sorted(c.slug for c in CLASSES))
+
+# Texts that are no answer at all, after normalisation and edge punctuation
+PLACEHOLDERS = frozenset(
+    {"", "{}", "[]", "null", "none", "nil", "n/a", "na", "-", "--", "?", "...", "tbd"}
+)
+# provider stop reasons that mean the text was withheld
+FILTERED_STOPS = frozenset({"content_filter", "content-filter", "safety", "refusal"})
+
+# --- exclusions ------------------------------------------------------------------------
+
+# Spans taken out before cues are read: quoted speech of others
+QUOTED = re.compile(r"\"[^\"]{3,}\"|(?<![\w])'[^']{3,}[.,!?]'(?!\w)")
+# Sentences that read like cues but are about the world, not the answer
+EXCLUSIONS: dict[str, re.Pattern[str]] = {
+    name: re.compile(pattern)
+    for name, pattern in {
+        # "I'm sorry to hear that", "sorry for the delay": an apology with nothing after
+        "bare-apology": r"^(?:i am |we are |so |very |my )*(?:sorry|apologies)\b"
+        r"(?![\s,.!:;-]*(?:but|that i|that we|i|we|unfortunately|however)\b)",
+        # "As an equity analyst would, ...": a role opener of a person
+        "role-opener": r"^as (?:an?|the|your) (?!ai\b|language|large|llm|text|virtual|chatbot"
+        r"|machine|artificial)[\w -]{0,40}?(?:would|might|does|,)",
+        # a limitation about detail beside a given figure: "the segment split isn't given"
+        "detail-only": r"\b(?:breakdown|split|segment|segments|by region|by geography"
+        r"|quarterly|further detail|additional detail|more detail|granular|components?"
+        r"|allocation|mix"
+        r"|drivers?|reasons?|explanation|commentary|individual|per-segment|sub-?total)\b",
+    }.items()
+}
+# an absence of the asked thing, not of information about it: "does not mention any
+# acquisitions" answers "there were none"; "is silent on acquisitions" does not
+ABSENT_THING = re.compile(
+    rf"\b(?:any|no|none|nor)\b(?! (?:\w+ )?{INFO}\b)(?! (?:of )?(?:the|these|those|it|them)\b)"
+)
+# a negative gold answer: absence is the answer ("there were none", "no, it did not")
+NEGATIVE_GOLD = re.compile(
+    r"^(?:no\b|none\b|nil\b|zero\b|0(?![.,\d])|there (?:were|was|are|is) no|not |did not|does not"
+    r"|has not|had no|have no|it did not|the company (?:did|does|has) not|no such)"
+    r"|\b(?:not (?:disclosed|reported|applicable|meaningful|relevant|provided|available"
+    r"|given|mentioned)|n/a|none)\b"
+)
