@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from enum import IntEnum
 from typing import Any, Literal
 
-from pytest_bizbench.failure import failed_checks, failing_fields
+from pytest_bizbench.failure import failed_checks, failing_fields, unscored_fields
 from pytest_bizbench.registry import Registry
 from pytest_bizbench.report.tables import (
     Report,
@@ -211,6 +211,17 @@ def _notes(report: Report) -> Section:
     return Section("notes", "notes and completeness", tuple(blocks))
 
 
+def _message(document: Mapping[str, Any], details: Mapping[str, Any]) -> str:
+    """The report keeps the message of an error or a missing prediction; a score
+    below the pass mark says why as the failed item's headline does."""
+    if document.get("message"):
+        return str(document["message"])
+    unscored = unscored_fields(details)
+    why = f"fields not scored: {', '.join(unscored)}" if unscored else "below the pass mark"
+    score = document.get("score")
+    return f"scored {score:.2f}: {why}" if isinstance(score, (int, float)) else why
+
+
 def _failures(documents: Sequence[Mapping[str, Any]]) -> Table | None:
     """Each failed document's message, then per failing field expected, actual, rung."""
     rows: list[list[str]] = []
@@ -220,7 +231,7 @@ def _failures(documents: Sequence[Mapping[str, Any]]) -> Table | None:
         details = d.get("details")
         details = details if isinstance(details, Mapping) else {}
         explained = [*failing_fields(details), *(("", line) for line in failed_checks(details))]
-        first = [str(d.get("id")), str(d.get("outcome")), str(d.get("message") or "")]
+        first = [str(d.get("id")), str(d.get("outcome")), _message(d, details)]
         for i, (field, diff) in enumerate(explained or [("", "")]):
             rows.append([*(first if i == 0 else ["", "", ""]), field, diff])
     header = ["id", "outcome", "message", "field", "expected, actual (rung score)"]
