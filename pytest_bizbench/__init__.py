@@ -1,18 +1,36 @@
 """pytest-bizbench: evaluation of extraction, review and QA systems as pytest runs."""
 
-from pytest_bizbench.scoring.judge import Judge
-from pytest_bizbench.scoring.passk import pass_at_k
-from pytest_bizbench.scoring.refusal import is_refusal
-from pytest_bizbench.sdk import (
-    BenchmarkPlugin,
-    ExtendedDocument,
-    MatchCondition,
-    MatchRule,
-    NotApplicable,
-    ScoredDocument,
-)
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from pytest_bizbench.scoring.judge import Judge
+    from pytest_bizbench.scoring.passk import pass_at_k
+    from pytest_bizbench.scoring.refusal import is_refusal
+    from pytest_bizbench.sdk import (
+        BenchmarkPlugin,
+        ExtendedDocument,
+        MatchCondition,
+        MatchRule,
+        NotApplicable,
+        ScoredDocument,
+    )
 
 __version__ = "0.1.0"
+
+_EXPORTS = {
+    "Judge": "pytest_bizbench.scoring.judge",
+    "pass_at_k": "pytest_bizbench.scoring.passk",
+    "is_refusal": "pytest_bizbench.scoring.refusal",
+    "BenchmarkPlugin": "pytest_bizbench.sdk",
+    "ExtendedDocument": "pytest_bizbench.sdk",
+    "MatchCondition": "pytest_bizbench.sdk",
+    "MatchRule": "pytest_bizbench.sdk",
+    "NotApplicable": "pytest_bizbench.sdk",
+    "ScoredDocument": "pytest_bizbench.sdk",
+}
 
 __all__ = [
     "BenchmarkPlugin",
@@ -26,3 +44,14 @@ __all__ = [
     "is_refusal",
     "pass_at_k",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    """Import a public name's module on first use, so importing one submodule
+    loads only what that submodule needs."""
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value

@@ -17,21 +17,19 @@ import os
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from pytest_bizbench.cases.agent import (
-    RUNS_SUFFIX,
-    AgentTaskKind,
-    RunFields,
-    RunRecord,
-    load_agent_runs,
-)
+from pytest_bizbench.casekinds import AGENT_TASK, RUNS_SUFFIX
 from pytest_bizbench.cases.model import CaseError
+from pytest_bizbench.config import RunFields
 from pytest_bizbench.registry import Registry
 from pytest_bizbench.runstate import RunState
 from pytest_bizbench.stats import percentile
+
+if TYPE_CHECKING:
+    from pytest_bizbench.cases.agent import RunRecord
 
 STAT_FIELDS = ("wall_seconds", "turns", "tool_calls", "tool_format_errors", "tokens")
 DELTA_FIELDS = ("turns", "wall_seconds")
@@ -101,9 +99,10 @@ def _per_task(records: Iterable[RunRecord], name: str) -> dict[str, float]:
     return {task: math.fsum(v) / len(v) for task, v in values.items()}
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class AgentRuns:
-    """Every run record of the session, by model, and the problems met reading them."""
+    """Every run record of the session, by model, and the problems met reading them;
+    filled in place as the run files are read, so not frozen."""
 
     by_model: dict[str, list[RunRecord]] = field(default_factory=dict)
     errors: dict[str, dict[str, Any]] = field(default_factory=dict)
@@ -145,6 +144,10 @@ def read_agent_runs(
     """Load every run file; a bad file or record becomes an error entry (the run is
     then incomplete, as with a bad case file) and the other records still count."""
     runs = AgentRuns()
+    if not files:
+        return runs  # the loader is imported only when there is a file to read
+    from pytest_bizbench.cases.agent import load_agent_runs
+
     for path in files:
         shown = Path(os.path.relpath(path, rootpath)).as_posix()
         for entry in load_agent_runs(path, max_bytes, layout):
@@ -164,7 +167,7 @@ def read_agent_runs(
 
 def agent_benchmarks(registry: Registry) -> list[str]:
     """Names of the benchmarks that score agent tasks: they report the run summaries."""
-    return [b.name for b in registry.benchmarks if b.case_type == AgentTaskKind.name]
+    return [name for name in registry.names if registry.case_type(name) == AGENT_TASK]
 
 
 def collect_agent_runs(config: pytest.Config, state: RunState) -> AgentRuns:

@@ -156,7 +156,7 @@ class Aggregator:
             return
         if payload is None:
             # a worker that crashed, or a failure outside our items' control
-            message = _first_line(longrepr) or f"item did not finish ({when})"
+            message = last_line(longrepr) or f"item did not finish ({when})"
             self.errors[nodeid] = {"nodeid": nodeid, "message": message}
             crashed = self.identify(nodeid, message) if self.identify else None
             if crashed is not None:
@@ -169,7 +169,7 @@ class Aggregator:
     def add_collect_error(self, nodeid: str, longrepr: str) -> None:
         self.errors[f"collect:{nodeid}"] = {
             "nodeid": nodeid,
-            "message": _first_line(longrepr) or "collection failed",
+            "message": last_line(longrepr) or "collection failed",
         }
 
     def add_document(self, doc: ReportDocument) -> None:
@@ -207,7 +207,9 @@ class Aggregator:
         return sorted(self.errors.values(), key=lambda e: (e["nodeid"], e.get("line") or 0))
 
 
-def _first_line(text: str) -> str:
+def last_line(text: str) -> str:
+    """The last non-blank line of a report's text: in a traceback, the exception
+    itself (`E   ValueError: ...`), which says more than where it began."""
     lines = [line.strip() for line in text.strip().splitlines() if line.strip()]
     return lines[-1] if lines else ""
 

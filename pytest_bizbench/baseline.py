@@ -278,17 +278,25 @@ def _ci_text(ci: Sequence[float] | None) -> str:
     return "n/a" if ci is None else f"[{ci[0]:+.4f}, {ci[1]:+.4f}]"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Comparisons:
-    """Every benchmark x model compared with the baseline, and what went wrong."""
+    """Every benchmark x model compared with the baseline, and what went wrong;
+    filled in place by `compare_run`, so not frozen."""
 
     results: dict[tuple[str, str], dict[str, Any]] = field(default_factory=dict)
     headlines: dict[str, str] = field(default_factory=dict)
     problems: list[str] = field(default_factory=list)
 
-    def reasons(self, options: BaselineOptions, *, accept: bool = False) -> list[str]:
+    def reasons(
+        self,
+        options: BaselineOptions,
+        *,
+        accept: bool = False,
+        allow_flag: str = "--bizbench-allow-regression",
+    ) -> list[str]:
         """Gate reasons: comparisons that failed, and regressed and stale verdicts
-        unless allowed (or `accept`ed by saving a new baseline)."""
+        unless allowed (or `accept`ed by saving a new baseline). `allow_flag` is the
+        option that allows a regression where the reason is shown (pytest or the CLI)."""
         if accept:
             return list(self.problems)
         reasons = []
@@ -302,7 +310,7 @@ class Comparisons:
                     f"(delta {_num(c.get('delta'), '+.4f')}); paired mean delta "
                     f"{_num(paired.get('mean_delta'), '+.4f')}, 95% CI "
                     f"{_ci_text(paired.get('ci95'))} over {paired.get('n', 0)} cases; "
-                    "accept it with --bizbench-allow-regression or re-baseline"
+                    f"accept it with {allow_flag} or re-baseline"
                 )
             if c["verdict"] == STALE and not options.allow_stale:
                 reasons.append(

@@ -8,17 +8,19 @@ here; collection, evaluation and aggregation stay as they are.
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
-from pytest_bizbench.cases import CaseError, GroundTruthCase, load_ground_truth
-from pytest_bizbench.cases.agent import AgentTaskKind
-from pytest_bizbench.cases.golden import GoldenAssessmentKind
 from pytest_bizbench.cases.model import PredictionShapeError as PredictionShapeError  # noqa: PLC0414
-from pytest_bizbench.cases.qa import QAKind
-from pytest_bizbench.sdk import ExtendedDocument
-from pytest_bizbench.settings import Settings
+from pytest_bizbench.config import LoadOptions
+
+if TYPE_CHECKING:
+    from pytest_bizbench.cases.model import CaseError
+    from pytest_bizbench.sdk import ExtendedDocument
 
 
 class Case(Protocol):
@@ -53,7 +55,7 @@ class CaseKind(Protocol):
         """File name endings of this kind (`.ground-truth.jsonl`)."""
         ...
 
-    def load(self, path: Path, settings: Settings) -> Sequence[Case | CaseError]: ...
+    def load(self, path: Path, options: LoadOptions) -> Sequence[Case | CaseError]: ...
 
     def prediction_key(self, case: Any) -> str:
         """The id the case's prediction is filed under in prediction sources."""
@@ -73,56 +75,50 @@ class CaseKind(Protocol):
     ) -> ExtendedDocument: ...
 
 
-class GroundTruthKind:
-    """`*.ground-truth.json[l]`: documents with expected fields (SPEC §2)."""
+@dataclass(frozen=True, slots=True)
+class KindSpec:
+    """A case kind as collection first needs it: its name and file endings, and
+    where its code lives (`module:Class`), imported when a file of it is collected."""
 
-    name = "ground-truth"
-    suffixes = (".ground-truth.json", ".ground-truth.jsonl")
-
-    def load(self, path: Path, settings: Settings) -> Sequence[GroundTruthCase | CaseError]:
-        return load_ground_truth(path, settings.max_case_bytes)
-
-    def prediction_key(self, case: GroundTruthCase) -> str:
-        return case.id
-
-    def inline_prediction(self, case: GroundTruthCase) -> Any:
-        return case.extracted_fields
-
-    def fields(self, case: GroundTruthCase, raw: Any) -> dict[str, Any] | None:
-        """An object of fields; one that carries `extracted_fields` is read from
-        there, so a ground-truth file can serve as its own prediction file."""
-        if not isinstance(raw, dict):
-            raise PredictionShapeError(
-                f"prediction for {case.id!r} is {type(raw).__name__}, not an object of fields"
-            )
-        inner = raw.get("extracted_fields")
-        return inner if isinstance(inner, dict) else raw
-
-    def document(
-        self, case: GroundTruthCase, model: str, fields: dict[str, Any], source: str
-    ) -> ExtendedDocument:
-        return ExtendedDocument(
-            id=case.id,
-            filename=case.filename,
-            labels=list(case.labels),
-            metadata=case.metadata,
-            content=case.content,
-            ground_truth=case.ground_truth,
-            extracted_fields=fields,
-            model=model,
-            source=source,
-        )
+    name: str
+    suffixes: tuple[str, ...]
+    path: str
 
 
-CASE_KINDS: tuple[CaseKind, ...] = (
-    GroundTruthKind(),
-    AgentTaskKind(),
-    GoldenAssessmentKind(),
-    QAKind(),
+AGENT_TASK = "agent-tasks"
+RUNS_SUFFIX = ".agent-runs.jsonl"
+
+KIND_SPECS: tuple[KindSpec, ...] = (
+    KindSpec(
+        "ground-truth",
+        (".ground-truth.json", ".ground-truth.jsonl"),
+        "pytest_bizbench.cases.ground_truth:GroundTruthKind",
+    ),
+    KindSpec(AGENT_TASK, (".agent-tasks.jsonl",), "pytest_bizbench.cases.agent:AgentTaskKind"),
+    KindSpec(
+        "golden-assessment",
+        (".golden-assessment.yml", ".golden-assessment.yaml"),
+        "pytest_bizbench.cases.golden:GoldenAssessmentKind",
+    ),
+    KindSpec("qa", (".qa.jsonl",), "pytest_bizbench.cases.qa:QAKind"),
 )
 
 
-def kind_for(path: Path) -> CaseKind | None:
-    """The kind that reads this file, by its name's ending."""
+@cache
+def load_kind(spec: KindSpec) -> CaseKind:
+    """The kind's code, imported once per process."""
+    module_name, _, attr = spec.path.partition(":")
+    kind: CaseKind = getattr(importlib.import_module(module_name), attr)()
+    return kind
+
+
+def spec_for(path: Path) -> KindSpec | None:
+    """The kind that reads this file, by its name's ending, without importing it."""
     name = path.name
-    return next((k for k in CASE_KINDS if name.endswith(k.suffixes)), None)
+    return next((k for k in KIND_SPECS if name.endswith(k.suffixes)), None)
+
+
+def kind_for(path: Path) -> CaseKind | None:
+    """The kind that reads this file, its loader imported on first use."""
+    spec = spec_for(path)
+    return None if spec is None else load_kind(spec)

@@ -39,8 +39,24 @@ def _with_plugin(pytest_args: Sequence[str]) -> list[str]:
     return args
 
 
+class _Prog:
+    """Names the command in pytest's usage and errors (`bizbench run`, not `pytest.main()`)."""
+
+    def __init__(self, prog: str) -> None:
+        self.prog = prog
+
+    def pytest_addoption(self, parser: pytest.Parser) -> None:
+        parser.prog = self.prog
+
+
+def _pytest_main(command: str, pytest_args: Sequence[str], *plugins: object) -> int:
+    return int(
+        pytest.main(_with_plugin(pytest_args), plugins=[_Prog(f"bizbench {command}"), *plugins])
+    )
+
+
 def _run(pytest_args: Sequence[str]) -> int:
-    return int(pytest.main(_with_plugin(pytest_args)))
+    return _pytest_main("run", pytest_args)
 
 
 def _fail(command: str, message: object) -> int:
@@ -76,7 +92,7 @@ def _compare(args: argparse.Namespace) -> int:
             heading = [f"### {title}", ""] if markdown else [f"{title}:"]
             lines += ["", *heading, *(markdown_table(table) if markdown else text_table(table))]
     lines += [f"- {terminal_text(note)}" for note in comparison_notes(comparisons.results)]
-    reasons = comparisons.reasons(options)
+    reasons = comparisons.reasons(options, allow_flag="--allow-regression")
     lines += [
         "",
         "verdict: FAILED" if reasons else "verdict: passed",
@@ -94,7 +110,7 @@ def _merge(args: argparse.Namespace, pytest_args: Sequence[str]) -> int:
         return _fail("merge", exc)
     command = MergeCommand(shards, Path(args.output))
     # pytest's own terminal output would only say that no tests ran
-    code = pytest.main(_with_plugin(["-p", "no:terminal", *pytest_args]), plugins=[command])
+    code = _pytest_main("merge", ["-p", "no:terminal", *pytest_args], command)
     print(
         "\n".join(map(terminal_text, command.lines)),
         file=sys.stdout if code in (0, 1) else sys.stderr,

@@ -86,7 +86,7 @@ def conclude(
     agent = agent_benchmarks(registry)
     paired = {name: runs.with_deltas(p) if name in agent else p for name, p in paired.items()}
     registered = Registered(
-        {b.name: tuple(b.target_labels) for b in registry.benchmarks},
+        {name: registry.target_labels(name) for name in registry.names},
         sorted({label for docs in documents.values() for d in docs for label in d.payload.labels}),
     )
     # a shard judges only its own completeness: the merge judges the rest
@@ -151,7 +151,7 @@ class Controller:
         """An error document for a case item that never reported (its worker died)."""
         state = self.config.stash[RUN_STATE]
         case, _, name = nodeid.rpartition("::")
-        names = [b.name for b in state.registry.benchmarks]
+        names = list(state.registry.names)
         found = parse_item_name(name, names, state.settings.models)
         if found is None:
             return None

@@ -16,7 +16,7 @@ import pytest
 from _pytest._code.code import ExceptionInfo, TerminalRepr
 
 from pytest_bizbench.casekinds import Case, CaseKind
-from pytest_bizbench.cases import CaseError
+from pytest_bizbench.cases.model import CaseError
 from pytest_bizbench.escape import terminal_text
 from pytest_bizbench.evaluate import SampleRule, evaluate
 from pytest_bizbench.failure import (
@@ -50,7 +50,7 @@ class CaseFile(pytest.File):
 
     def collect(self) -> Iterable[pytest.Item]:
         state = run_state(self.config)
-        loaded = self.kind.load(self.path, state.settings)
+        loaded = self.kind.load(self.path, state.settings.load_options())
         models = state.settings.models
         items: list[tuple[tuple[str, str, str], pytest.Item]] = []
         names: set[str] = set()

@@ -154,9 +154,7 @@ def merge(shards: Sequence[Shard], state: RunState, runs: AgentRuns) -> RunResul
         {m for s in shards for e in s.report["benchmarks"].values() for m in e["models"]}
     )
     try:
-        check_threshold_names(
-            state.settings.thresholds, [b.name for b in state.registry.benchmarks], models
-        )
+        check_threshold_names(state.settings.thresholds, list(state.registry.names), models)
     except ValueError as exc:
         raise MergeRefused(str(exc)) from None
     aggregator = merge_documents(shards)

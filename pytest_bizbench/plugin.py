@@ -2,11 +2,8 @@
 
 from __future__ import annotations
 
-import contextlib
 import fnmatch
-import signal
 from pathlib import Path
-from types import FrameType
 from typing import Any
 
 import pytest
@@ -15,14 +12,13 @@ from pytest_bizbench import hookspecs
 from pytest_bizbench.casekinds import kind_for
 from pytest_bizbench.controller import CONTROLLER, Controller
 from pytest_bizbench.failure import CaseFailure
-from pytest_bizbench.items import CaseFile
+from pytest_bizbench.interrupt import catch_sigterm, is_case_nodeid, release_sigterm
+from pytest_bizbench.items import BizbenchItem, CaseFile
 from pytest_bizbench.payload import find_note, find_score
 from pytest_bizbench.registry import check_late_registrations
 from pytest_bizbench.runstate import run_state, start_run
 from pytest_bizbench.selection import narrow_questions
 from pytest_bizbench.settings import add_options
-
-_PREVIOUS_SIGTERM = pytest.StashKey[Any]()
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -37,20 +33,12 @@ def _is_worker(config: pytest.Config) -> bool:
     return hasattr(config, "workerinput")
 
 
-def _sigterm_as_interrupt(signum: int, frame: FrameType | None) -> None:
-    raise KeyboardInterrupt(f"signal {signum}")
-
-
 def pytest_configure(config: pytest.Config) -> None:
     if _is_worker(config):
         return
     controller = Controller(config)
     config.stash[CONTROLLER] = controller
     config.pluginmanager.register(controller, "bizbench-controller")
-    # SIGTERM ends a run like Ctrl-C: results so far are kept and reported. Outside
-    # the main thread (pytest run from inside another program) signals cannot be set.
-    with contextlib.suppress(ValueError):
-        config.stash[_PREVIOUS_SIGTERM] = signal.signal(signal.SIGTERM, _sigterm_as_interrupt)
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
@@ -58,10 +46,7 @@ def pytest_unconfigure(config: pytest.Config) -> None:
     if controller is not None:
         config.pluginmanager.unregister(controller)
         del config.stash[CONTROLLER]
-    previous = config.stash.get(_PREVIOUS_SIGTERM, None)
-    if previous is not None:
-        signal.signal(signal.SIGTERM, previous)
-        del config.stash[_PREVIOUS_SIGTERM]
+    release_sigterm(config)
 
 
 def pytest_sessionstart(session: pytest.Session) -> None:
@@ -74,6 +59,21 @@ def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Col
         return None
     kind = kind_for(file_path)
     return None if kind is None else CaseFile.from_parent(parent, path=file_path, kind=kind)
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    config = session.config
+    if not _is_worker(config) and any(isinstance(item, BizbenchItem) for item in session.items):
+        catch_sigterm(config)
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_node_collection_finished(node: Any, ids: list[str]) -> None:
+    """Under xdist the controller collects nothing: a worker's ids tell it."""
+    config: pytest.Config = node.config
+    patterns = run_state(config).settings.case_patterns
+    if any(is_case_nodeid(nodeid, patterns) for nodeid in ids):
+        catch_sigterm(config)
 
 
 @pytest.hookimpl(trylast=True)

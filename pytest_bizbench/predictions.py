@@ -14,9 +14,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pytest_bizbench.cases.agent import Workspace
 from pytest_bizbench.cases.jsonio import InputError, iter_jsonl, parse_json, read_text
-from pytest_bizbench.cases.yamlio import load_yaml
+from pytest_bizbench.cases.model import Workspace
 from pytest_bizbench.safeio import UnsafeInputError, child_name, read_regular, shown
 from pytest_bizbench.settings import PredictionSpec
 
@@ -35,6 +34,8 @@ NOTE_IDS = 5  # ids named in a note about rows that match no case
 def _read_document(path: Path, max_bytes: int) -> Any:
     try:
         if path.suffix in (".yml", ".yaml"):
+            from pytest_bizbench.cases.yamlio import load_yaml
+
             return load_yaml(read_text(path, max_bytes))
         return parse_json(read_text(path, max_bytes))
     except InputError as exc:

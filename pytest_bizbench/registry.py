@@ -1,43 +1,104 @@
-"""The run's benchmarks, from built-ins, the hook, ini and entry points (SPEC §1)."""
+"""The run's benchmarks, from built-ins, the hook, ini and entry points.
+
+Built-ins are known by their identities (`benchmarks.BUILTINS`) and imported only
+when asked for, so a session that collects no case of theirs never loads their code.
+"""
 
 from __future__ import annotations
 
 import hashlib
 import importlib
 import json
-from collections.abc import Iterable
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Sequence
 from importlib.metadata import entry_points
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
-from pytest_bizbench.benchmarks.agent_fs import AgentFs
-from pytest_bizbench.benchmarks.field_accuracy import FieldAccuracy
-from pytest_bizbench.benchmarks.qa_answer import QAAnswer
-from pytest_bizbench.benchmarks.review_assessment import ReviewAssessment
-from pytest_bizbench.benchmarks.review_retrieval import ReviewRetrieval
-from pytest_bizbench.llm.runtime import LLMRuntime
-from pytest_bizbench.scoring import Embedder, FieldLadder, JudgeFn
-from pytest_bizbench.scoring.judge import Judge
-from pytest_bizbench.scoring.refusal import hook_nonanswer_judge
-from pytest_bizbench.sdk import BenchmarkPlugin, validate_benchmark_class
-from pytest_bizbench.settings import Settings
+from pytest_bizbench.benchmarks import BUILTINS, BuiltinSpec, ModelRungs
+from pytest_bizbench.sdk import (
+    BenchmarkDefinitionError,
+    BenchmarkPlugin,
+    targets_labels,
+    validate_benchmark_class,
+)
+
+if TYPE_CHECKING:
+    from pytest_bizbench.llm.runtime import LLMRuntime
+    from pytest_bizbench.scoring.ladder import Embedder, JudgeFn
+    from pytest_bizbench.settings import Settings
 
 ENTRY_POINT_GROUP = "bizbench.benchmarks"
 BUILTIN_BENCHMARKS = (FieldAccuracy, AgentFs, QAAnswer, ReviewAssessment, ReviewRetrieval)
 
 
-@dataclass(frozen=True, slots=True)
 class Registry:
-    benchmarks: tuple[BenchmarkPlugin, ...]
+    """The run's benchmarks by name, built-ins first; a built-in is created on first use.
+
+    Not frozen: it fills a per-run cache of created built-ins, kept in `RunState`.
+    """
+
+    __slots__ = ("_builtins", "_loaded", "_make")
+
+    def __init__(
+        self,
+        benchmarks: Iterable[BenchmarkPlugin | BuiltinSpec] = (),
+        builtins: Sequence[BuiltinSpec] = (),
+        make: Callable[[BuiltinSpec], BenchmarkPlugin] | None = None,
+    ) -> None:
+        entries = [*builtins, *benchmarks]
+        self._builtins = {e.name: e for e in entries if isinstance(e, BuiltinSpec)}
+        self._loaded: dict[str, BenchmarkPlugin | None] = {
+            e.name: e if isinstance(e, BenchmarkPlugin) else None for e in entries
+        }
+        self._make = make
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return tuple(self._loaded)
+
+    def case_type(self, name: str) -> str | None:
+        spec = self._builtins.get(name)
+        if spec is not None:
+            return spec.case_type
+        benchmark = self._loaded.get(name)
+        return None if benchmark is None else benchmark.case_type
+
+    def target_labels(self, name: str) -> tuple[str, ...]:
+        spec = self._builtins.get(name)
+        if spec is not None:
+            return spec.target_labels
+        benchmark = self._loaded.get(name)
+        return () if benchmark is None else tuple(benchmark.target_labels)
+
+    @property
+    def benchmarks(self) -> tuple[BenchmarkPlugin, ...]:
+        """Every benchmark, built-ins created."""
+        return tuple(b for b in map(self.get, self._loaded) if b is not None)
 
     def get(self, name: str) -> BenchmarkPlugin | None:
-        return next((b for b in self.benchmarks if b.name == name), None)
+        if name not in self._loaded:
+            return None
+        benchmark = self._loaded[name]
+        if benchmark is None and self._make is not None:
+            benchmark = self._loaded[name] = self._make(self._builtins[name])
+        return benchmark
 
     def targeting(self, case_type: str, labels: Iterable[str]) -> list[BenchmarkPlugin]:
         labels = tuple(labels)
-        return [b for b in self.benchmarks if b.case_type == case_type and b.targets(labels)]
+        found: list[BenchmarkPlugin] = []
+        for name, loaded in self._loaded.items():
+            spec = self._builtins.get(name)
+            if spec is not None:
+                if spec.case_type != case_type or not targets_labels(spec.target_labels, labels):
+                    continue
+            elif loaded is None or loaded.case_type != case_type or not loaded.targets(labels):
+                continue
+            benchmark = self.get(name)
+            if benchmark is not None:
+                found.append(benchmark)
+        return found
 
 
 def fingerprint(benchmark: BenchmarkPlugin) -> str:
@@ -75,7 +136,10 @@ def _instantiate(item: object, source: str) -> BenchmarkPlugin:
     cls = item if isinstance(item, type) else type(item)
     if not (isinstance(cls, type) and issubclass(cls, BenchmarkPlugin)):
         raise pytest.UsageError(f"{source}: {item!r} is not a BenchmarkPlugin subclass or instance")
-    validate_benchmark_class(cls)
+    try:
+        validate_benchmark_class(cls)
+    except BenchmarkDefinitionError as exc:
+        raise pytest.UsageError(str(exc)) from None
     if isinstance(item, BenchmarkPlugin):
         return item
     try:
@@ -108,6 +172,24 @@ def _hook_callables(config: pytest.Config) -> tuple[Embedder | None, JudgeFn | N
     return embed, judge
 
 
+def _model_rungs(config: pytest.Config, llm: LLMRuntime | None) -> ModelRungs:
+    """The conftest hooks, else the endpoint's judge and embedding models when set
+    (QA answers and non-answers judged with their own rubrics)."""
+    embed, judge = _hook_callables(config)
+    if llm is None or judge is not None:
+        return ModelRungs(embed or (llm.embedder() if llm else None), judge, judge)
+    from pytest_bizbench.scoring.judge import Judge
+    from pytest_bizbench.scoring.refusal import hook_nonanswer_judge
+
+    asked = llm.judge(Judge.nonanswer_prompt)
+    return ModelRungs(
+        embed or llm.embedder(),
+        llm.judge(Judge.prompt),
+        llm.judge(Judge.qa_prompt),
+        hook_nonanswer_judge(asked) if asked is not None else None,
+    )
+
+
 def build_registry(
     config: pytest.Config, settings: Settings, llm: LLMRuntime | None = None
 ) -> Registry:
@@ -116,37 +198,7 @@ def build_registry(
     The model rungs are the conftest hooks when implemented, else the endpoint's
     judge and embedding models when set (the QA judge with its own rubric).
     """
-    builtins: list[BenchmarkPlugin] = []
     found: list[tuple[BenchmarkPlugin, str]] = []
-    if settings.builtin_benchmarks:
-        embed, judge = _hook_callables(config)
-        qa_judge = judge
-        nonanswer = None  # from the hook, QAAnswer asks it with the non-answer field
-        if llm is not None:
-            embed = embed or llm.embedder()
-            if judge is None:
-                judge, qa_judge = llm.judge(Judge.prompt), llm.judge(Judge.qa_prompt)
-                asked = llm.judge(Judge.nonanswer_prompt)
-                nonanswer = hook_nonanswer_judge(asked) if asked is not None else None
-        builtins.append(
-            FieldAccuracy(
-                FieldLadder(FieldAccuracy.ladder_config(settings.ladder), embed=embed, judge=judge)
-            )
-        )
-        builtins.append(AgentFs(settings.agent, settings.regex_timeout, settings.qa.pass_at_k))
-        qa = settings.qa
-        builtins.append(
-            QAAnswer(
-                qa.scorer,
-                qa.pass_at_k,
-                settings.ladder.strictness,
-                embed=embed,
-                judge=qa_judge,
-                nonanswer_judge=nonanswer,
-            )
-        )
-        builtins.append(ReviewAssessment(settings.review.thresholds))
-        builtins.append(ReviewRetrieval(settings.review))
     for returned in config.hook.pytest_bizbench_add_benchmarks(config=config):
         batch = returned if isinstance(returned, (list, tuple)) else [returned]
         source = "pytest_bizbench_add_benchmarks"
@@ -164,7 +216,17 @@ def build_registry(
             ) from None
         source = f"entry point {entry.name!r}"
         found.append((_instantiate(loaded, source), source))
-    return Registry(_one_per_name(builtins, found))
+    rungs = _model_rungs(config, llm)
+
+    def make(spec: BuiltinSpec) -> BenchmarkPlugin:
+        module_name, _, attr = spec.path.partition(":")
+        made: BenchmarkPlugin = getattr(importlib.import_module(module_name), attr).from_settings(
+            settings, rungs
+        )
+        return made
+
+    builtins = BUILTINS if settings.builtin_benchmarks else ()
+    return Registry(_one_per_name(builtins, found, make), make=make)
 
 
 def _describe(benchmark: BenchmarkPlugin, source: str) -> str:
@@ -175,28 +237,40 @@ def _describe(benchmark: BenchmarkPlugin, source: str) -> str:
 
 
 def _one_per_name(
-    builtins: list[BenchmarkPlugin], found: list[tuple[BenchmarkPlugin, str]]
-) -> tuple[BenchmarkPlugin, ...]:
+    builtins: Sequence[BuiltinSpec],
+    found: list[tuple[BenchmarkPlugin, str]],
+    make: Callable[[BuiltinSpec], BenchmarkPlugin],
+) -> list[BenchmarkPlugin | BuiltinSpec]:
     """Registered benchmarks used as returned: an instance of a built-in's class
     replaces the built-in (a configured one, say); the same definition
     registered twice counts once; two different definitions under one name are a
-    UsageError naming both."""
-    chosen: dict[str, tuple[BenchmarkPlugin, str]] = {b.name: (b, "built-in") for b in builtins}
+    UsageError naming both. A built-in stays a spec (not imported) unless another
+    definition takes its name and must be compared with it."""
+    chosen: dict[str, tuple[BenchmarkPlugin | BuiltinSpec, str]] = {
+        spec.name: (spec, "built-in") for spec in builtins
+    }
     registered: set[str] = set()
     for benchmark, source in found:
         other = chosen.get(benchmark.name)
-        if other is not None and (
-            benchmark.name in registered or type(other[0]) is not type(benchmark)
-        ):
-            if fingerprint(other[0]) != fingerprint(benchmark):
-                raise pytest.UsageError(
-                    f"benchmark name {benchmark.name!r} has two definitions: "
-                    f"{_describe(*other)} and {_describe(benchmark, source)}"
-                )
-            continue
+        if other is not None:
+            entry, where = other
+            cls = type(benchmark)
+            if isinstance(entry, BuiltinSpec):
+                if f"{cls.__module__}:{cls.__qualname__}" == entry.path:
+                    registered.add(benchmark.name)  # a configured built-in replaces it
+                    chosen[benchmark.name] = (benchmark, source)
+                    continue
+                entry = make(entry)
+            if benchmark.name in registered or type(entry) is not cls:
+                if fingerprint(entry) != fingerprint(benchmark):
+                    raise pytest.UsageError(
+                        f"benchmark name {benchmark.name!r} has two definitions: "
+                        f"{_describe(entry, where)} and {_describe(benchmark, source)}"
+                    )
+                continue
         registered.add(benchmark.name)
         chosen[benchmark.name] = (benchmark, source)
-    return tuple(benchmark for benchmark, _ in chosen.values())
+    return [entry for entry, _ in chosen.values()]
 
 
 HOOK_NAME = "pytest_bizbench_add_benchmarks"

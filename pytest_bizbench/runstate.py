@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import pytest
 
 from pytest_bizbench.gate import check_threshold_names
-from pytest_bizbench.llm.runtime import LLMRuntime, open_runtime
 from pytest_bizbench.predictions import Predictions
 from pytest_bizbench.registry import Registry, build_registry, registering_conftests
 from pytest_bizbench.settings import Settings, read_settings
+
+if TYPE_CHECKING:
+    from pytest_bizbench.llm.runtime import LLMRuntime
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,13 +33,16 @@ MERGING = pytest.StashKey[bool]()
 def start_run(config: pytest.Config) -> RunState:
     """Read settings and build the registry; a bad option or benchmark is a UsageError."""
     settings = read_settings(config)
-    llm = open_runtime(config, settings.llm, settings.prediction_cache)
+    llm = None
+    if settings.llm.needed:  # the client's code is imported only for a run that uses it
+        from pytest_bizbench.llm.runtime import open_runtime
+
+        llm = open_runtime(config, settings.llm, settings.prediction_cache)
     registry = build_registry(config, settings, llm)
     if not config.stash.get(MERGING, False):  # a merge names what its shards lack first
         try:
-            check_threshold_names(
-                settings.thresholds, [b.name for b in registry.benchmarks], settings.models
-            )
+            # names only: a built-in's code is not imported to check a threshold
+            check_threshold_names(settings.thresholds, list(registry.names), settings.models)
         except ValueError as exc:
             raise pytest.UsageError(str(exc)) from None
     state = RunState(

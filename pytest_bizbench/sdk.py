@@ -1,7 +1,8 @@
 """The benchmark SDK: the types a benchmark author writes against (SPEC §1).
 
-Scoring code imports no pytest except for `pytest.UsageError`, which is how a
-badly declared benchmark is reported at registration.
+It imports no pytest: a badly declared benchmark raises `BenchmarkDefinitionError`,
+which the registry reports as `pytest.UsageError`. The `regex` package is imported
+only when a rule uses the `regex` operator.
 """
 
 from __future__ import annotations
@@ -13,12 +14,8 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Literal
 
-import pytest
-import regex
-
 from pytest_bizbench.stats import bootstrap_ci
 
-Operator = Literal["eq", "neq", "gt", "gte", "lt", "lte", "contains", "not_contains", "regex"]
 OPERATORS: tuple[str, ...] = (
     "eq",
     "neq",
@@ -37,6 +34,23 @@ _SEMVER = re.compile(
     r"(?:-[0-9A-Za-z.-]+)?(?:\+[0-9A-Za-z.-]+)?$"
 )
 _MISSING = object()
+
+
+def targets_labels(target_labels: Iterable[str], labels: Iterable[str]) -> bool:
+    """Whether a benchmark with these target labels scores a case with these labels."""
+    targets = tuple(target_labels)
+    return "*" in targets or any(label in targets for label in labels)
+
+
+class BenchmarkDefinitionError(Exception):
+    """A benchmark class declared wrongly: the message names the class and the problems."""
+
+
+def _regex() -> Any:
+    """The `regex` package (timeout-protected matching), imported on first use."""
+    import regex
+
+    return regex
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,8 +149,8 @@ class MatchCondition:
             if not isinstance(self.value, str):
                 return f"regex value must be a string, got {type(self.value).__name__}"
             try:
-                regex.compile(self.value)
-            except regex.error as exc:
+                _regex().compile(self.value)
+            except _regex().error as exc:
                 return f"invalid regex {self.value!r}: {exc}"
         if self.operator in ("gt", "gte", "lt", "lte") and _as_number(self.value) is None:
             return f"operator {self.operator} needs a number, got {self.value!r}"
@@ -155,7 +169,7 @@ class MatchCondition:
             return {"gt": a > b, "gte": a >= b, "lt": a < b, "lte": a <= b}[op]
         if op == "regex":
             text = actual if isinstance(actual, str) else str(actual)
-            return regex.search(self.value, text, timeout=timeout) is not None
+            return _regex().search(self.value, text, timeout=timeout) is not None
         if op in ("contains", "not_contains"):
             if isinstance(actual, str):
                 found = str(self.value).casefold() in actual.casefold()
@@ -258,7 +272,7 @@ class BenchmarkPlugin:
         return {}
 
     def targets(self, labels: Iterable[str]) -> bool:
-        return "*" in self.target_labels or any(label in self.target_labels for label in labels)
+        return targets_labels(self.target_labels, labels)
 
     def scoring_config(self) -> dict[str, Any]:
         """Everything that changes scores; hashed into the report's fingerprint."""
@@ -464,11 +478,11 @@ def identity_problems(cls: type) -> list[tuple[str, str]]:
 
 
 def validate_benchmark_class(cls: type) -> None:
-    """Raise pytest.UsageError naming the class and every problem with it."""
+    """Raise BenchmarkDefinitionError naming the class and every problem with it."""
     where = f"{cls.__module__}.{cls.__qualname__}"
     if not (isinstance(cls, type) and issubclass(cls, BenchmarkPlugin)):
-        raise pytest.UsageError(f"benchmark {where}: not a subclass of BenchmarkPlugin")
+        raise BenchmarkDefinitionError(f"benchmark {where}: not a subclass of BenchmarkPlugin")
     problems = identity_problems(cls)
     if problems:
         lines = "; ".join(f"{attr} {why}" for attr, why in problems)
-        raise pytest.UsageError(f"benchmark {where}: {lines}")
+        raise BenchmarkDefinitionError(f"benchmark {where}: {lines}")

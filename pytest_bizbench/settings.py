@@ -8,16 +8,19 @@ from pathlib import Path
 
 import pytest
 
-from pytest_bizbench.benchmarks.agent_fs import (
+from pytest_bizbench.config import (
     DEFAULT_GROUP_PATTERN,
     DEFAULT_MAX_FILE_BYTES,
+    DEFAULT_MAX_LIST_ITEMS,
+    DEFAULT_MAX_TEXT_CHARS,
+    REVIEW_INI,
     AgentConfig,
+    LadderConfig,
+    LoadOptions,
+    ReviewConfig,
 )
-from pytest_bizbench.benchmarks.review_retrieval import REVIEW_INI, ReviewConfig
 from pytest_bizbench.gate import Threshold, parse_threshold
 from pytest_bizbench.llm.options import DEFAULT_KEY_ENV, LLM_PREFIX, LiveModel, LLMOptions
-from pytest_bizbench.scoring import LadderConfig
-from pytest_bizbench.scoring.ladder import DEFAULT_MAX_LIST_ITEMS, DEFAULT_MAX_TEXT_CHARS
 from pytest_bizbench.sdk import DEFAULT_REGEX_TIMEOUT
 
 DEFAULT_CASE_PATTERNS = (
@@ -91,6 +94,9 @@ class Settings:
     llm: LLMOptions = field(default_factory=LLMOptions)
     cluster_by: str | None = None  # case field whose value clusters paired deltas
     flaky: str = "fail"  # fail or xfail: how a failing case whose samples flip ends
+
+    def load_options(self) -> LoadOptions:
+        return LoadOptions(self.max_case_bytes, frozenset(self.requirements), self.qa.open_book)
 
 
 FLAKY_MODES = ("fail", "xfail")
@@ -351,6 +357,14 @@ def _number(config: pytest.Config, key: str, low: float, high: float) -> float:
     return value
 
 
+def _flag(config: pytest.Config, key: str) -> bool:
+    """A bool ini key; pytest's own error does not say which key it read."""
+    try:
+        return bool(config.getini(key))
+    except (ValueError, pytest.UsageError) as exc:  # pytest raises either, by version
+        raise pytest.UsageError(f"ini {key}: {exc} (use true or false)") from None
+
+
 def _predictions(
     config: pytest.Config,
 ) -> tuple[tuple[PredictionSpec, ...], tuple[LiveModel, ...], tuple[str, ...]]:
@@ -437,7 +451,7 @@ def _baseline_options(config: pytest.Config) -> BaselineOptions:
         allow_regression=bool(config.getoption("bizbench_allow_regression")),
         allow_stale=bool(config.getoption("bizbench_allow_stale")),
         require_significance=bool(
-            config.getini("bizbench_require_significance") if significance is None else True
+            _flag(config, "bizbench_require_significance") if significance is None else True
         ),
         worst_cases=int(_number(config, "bizbench_worst_cases", 0, 10_000)),
     )
@@ -558,7 +572,7 @@ def read_settings(config: pytest.Config) -> Settings:
         regex_timeout=_number(config, "bizbench_regex_timeout", 0.001, 3600.0),
         ladder=ladder,
         benchmark_specs=tuple(config.getini("bizbench_benchmarks")),
-        builtin_benchmarks=bool(config.getini("bizbench_builtin_benchmarks")),
+        builtin_benchmarks=_flag(config, "bizbench_builtin_benchmarks"),
         requirements=tuple(config.getoption("bizbench_requirement")),
         review=_review_config(config),
         baseline=_baseline_options(config),

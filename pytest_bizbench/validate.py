@@ -156,7 +156,7 @@ def _load(path: Path, settings: Settings) -> Sequence[object]:
         return load_agent_runs(path, settings.max_case_bytes, settings.agent.run_fields)
     kind = kind_for(path)
     assert kind is not None  # _targets only yields case files
-    return kind.load(path, settings)
+    return kind.load(path, settings.load_options())
 
 
 def check_case_file(path: Path, settings: Settings) -> Iterator[Check]:

@@ -76,9 +76,25 @@ def test_malformed_json_file_is_one_error_with_its_line(tmp_path: Path) -> None:
         "a.ground-truth.json",
     )
     error = single_error(load(path))
-    assert error.message.startswith("malformed JSON: Expecting property name")
+    assert error.message == "malformed JSON: trailing comma at column 30 (remove it)"
     assert error.line == 3
     assert error.path == str(path)
+
+
+@pytest.mark.parametrize(
+    ("text", "line", "column"),
+    [
+        ('{\n  "id": "a",\n  "ground_truth": {"x": 1},\n}\n', 3, 27),
+        ('{"id": "a", "ground_truth": {"x": [1, 2,\n  ]}}', 1, 40),
+        ('{"id": "a", "ground_truth": {"x": 1} , }', 1, 38),
+    ],
+)
+def test_trailing_comma_points_at_the_comma(
+    tmp_path: Path, text: str, line: int, column: int
+) -> None:
+    error = single_error(load(write(tmp_path, text.encode(), "a.ground-truth.json")))
+    assert error.message == f"malformed JSON: trailing comma at column {column} (remove it)"
+    assert error.line == line
 
 
 def test_malformed_jsonl_middle_line(tmp_path: Path) -> None:

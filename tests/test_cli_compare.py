@@ -59,6 +59,9 @@ def test_compare_regression_exits_1_and_lists_worst_cases(
         r"field-accuracy\s+default\s+d3\s+1\.0000\s+0\.5000\s+-0\.5000\s+b 1\.00→0\.00", out
     )
     assert "- regression: field-accuracy (model default): accuracy 1.0000 -> 0.8750" in out
+    # the hint names this command's flag, not the pytest option
+    assert out.count("accept it with --allow-regression or re-baseline") == 1
+    assert "--bizbench-allow-regression" not in out
     code, out, _ = run_cli(capsys, "compare", base, cand, "--format", "markdown")
     assert code == 1
     assert "### Compared with the baseline" in out

@@ -26,7 +26,7 @@ NOT_JSON = "is not allowed: case data is JSON data"
 
 # file -> (line or None, the problem its error names)
 EXPECTED: dict[str, tuple[int | None, str]] = {
-    "malformed.ground-truth.jsonl": (2, "malformed JSON: Expecting property name"),
+    "malformed.ground-truth.jsonl": (2, "malformed JSON: trailing comma at column 60"),
     "malformed.golden-assessment.yml": (7, "malformed YAML"),
     "duplicate-key.ground-truth.jsonl": (2, 'duplicate key "k"'),
     "duplicate-key.ground-truth.json": (None, 'duplicate key "documents"'),

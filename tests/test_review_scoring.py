@@ -11,7 +11,8 @@ from pytest_bizbench.benchmarks.review_assessment import (
     compliance_score,
     read_verdict,
 )
-from pytest_bizbench.benchmarks.review_retrieval import ReviewConfig, ReviewRetrieval
+from pytest_bizbench.benchmarks.review_retrieval import ReviewRetrieval
+from pytest_bizbench.config import ReviewConfig
 from pytest_bizbench.scoring.passages import (
     BROAD,
     EXACT,

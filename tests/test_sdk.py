@@ -14,7 +14,12 @@ from pytest_bizbench import (
     MatchRule,
     ScoredDocument,
 )
-from pytest_bizbench.sdk import RegexTimeout, check_scored, validate_benchmark_class
+from pytest_bizbench.sdk import (
+    BenchmarkDefinitionError,
+    RegexTimeout,
+    check_scored,
+    validate_benchmark_class,
+)
 
 
 def doc(doc_id: str = "d1", **kwargs: Any) -> ExtendedDocument:
@@ -239,7 +244,7 @@ def test_check_scored_rejects_garbage(result: object, problem: str) -> None:
 )
 def test_registration_validation_names_class_and_field(attrs: dict[str, Any], problem: str) -> None:
     bad = type("BadBench", (Simple,), attrs)
-    with pytest.raises(pytest.UsageError) as info:
+    with pytest.raises(BenchmarkDefinitionError) as info:
         validate_benchmark_class(bad)
     assert "BadBench" in str(info.value)
     assert problem in str(info.value)
@@ -251,8 +256,8 @@ def test_registration_requires_score_and_base_class() -> None:
         (BenchmarkPlugin,),
         {"name": "x", "version": "1.0.0", "description": "d", "target_labels": ["*"]},
     )
-    with pytest.raises(pytest.UsageError, match="NoScore: score must be implemented"):
+    with pytest.raises(BenchmarkDefinitionError, match="NoScore: score must be implemented"):
         validate_benchmark_class(no_score)
-    with pytest.raises(pytest.UsageError, match="not a subclass of BenchmarkPlugin"):
+    with pytest.raises(BenchmarkDefinitionError, match="not a subclass of BenchmarkPlugin"):
         validate_benchmark_class(dict)
     validate_benchmark_class(Simple)  # a good one passes quietly

@@ -9,13 +9,12 @@ of tasks and per assertion kind, in percentage points.
 from __future__ import annotations
 
 import math
-import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
-from pytest_bizbench.cases.agent import RunFields
+from pytest_bizbench.config import AgentConfig
 from pytest_bizbench.scoring.fs_assertions import (
     Limits,
     grade_workspace,
@@ -30,52 +29,14 @@ from pytest_bizbench.sdk import (
     ScoredDocument,
 )
 
-DEFAULT_GROUP_PATTERN = r"^(.+?)-\d+$"
-DEFAULT_MAX_FILE_BYTES = 10_000_000
+if TYPE_CHECKING:
+    from pytest_bizbench.benchmarks import ModelRungs
+    from pytest_bizbench.settings import Settings
+
 NO_WORKSPACE = "no workspace"
 MAX_TASK_ROWS = 20  # changed tasks shown in the B-A table; the report has them all
 
 TableRows = tuple[str, list[str], list[list[str]]]
-
-
-@dataclass(frozen=True, slots=True)
-class AgentConfig:
-    """The agent suite's ini keys, read once with the other settings."""
-
-    max_file_bytes: int = DEFAULT_MAX_FILE_BYTES
-    group_pattern: str = DEFAULT_GROUP_PATTERN
-    run_fields: RunFields = field(default_factory=RunFields)
-
-    @classmethod
-    def from_ini(
-        cls, max_file_bytes: str, group_pattern: str, run_fields: Sequence[str]
-    ) -> AgentConfig:
-        """ValueError naming the ini key of a bad value."""
-        try:
-            cap = int(max_file_bytes.strip())
-        except ValueError:
-            cap = 0
-        if cap < 1:
-            raise ValueError(
-                f"ini bizbench_agent_max_file_bytes = {max_file_bytes!r} is not a positive integer"
-            )
-        pattern = group_pattern.strip() or DEFAULT_GROUP_PATTERN
-        try:
-            re.compile(pattern)
-        except re.error as exc:
-            raise ValueError(f"ini bizbench_agent_group_pattern = {pattern!r}: {exc}") from None
-        try:
-            layout = RunFields.from_lines(run_fields)
-        except ValueError as exc:
-            raise ValueError(f"ini bizbench_agent_run_fields: {exc}") from None
-        return cls(cap, pattern, layout)
-
-    def group_of(self, task_id: str) -> str:
-        """The task's group: the pattern's first group (or whole match), else the id."""
-        match = re.match(self.group_pattern, task_id)
-        if match is None:
-            return task_id
-        return match[1] if match.re.groups and match[1] is not None else match[0]
 
 
 def _mean(values: Iterable[float]) -> float:
@@ -154,6 +115,11 @@ class AgentFs(BenchmarkPlugin):
     metric_unit = "share of assertions passed"
     min_score = 1.0  # a task passes when every assertion holds
     case_type = "agent-tasks"
+
+    @classmethod
+    def from_settings(cls, settings: Settings, rungs: ModelRungs) -> AgentFs:
+        """The built-in as a run's settings configure it."""
+        return cls(settings.agent, settings.regex_timeout, settings.qa.pass_at_k)
 
     def __init__(
         self,

@@ -4,10 +4,14 @@ from __future__ import annotations
 
 import math
 from dataclasses import replace
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from pytest_bizbench.scoring import FieldLadder, LadderConfig
 from pytest_bizbench.sdk import BenchmarkPlugin, ExtendedDocument, ScoredDocument
+
+if TYPE_CHECKING:
+    from pytest_bizbench.benchmarks import ModelRungs
+    from pytest_bizbench.settings import Settings
 
 SUB_SCORES = ("completeness", "correctness", "quality")
 NO_MODEL_RUNGS_NOTE = "scoring used exact+fuzzy only"
@@ -28,6 +32,13 @@ class FieldAccuracy(BenchmarkPlugin):
     NUMERIC_FIELDS: ClassVar[frozenset[str]] = frozenset()
     DATE_FIELDS: ClassVar[frozenset[str]] = frozenset()
     FREE_TEXT_FIELDS: ClassVar[frozenset[str]] = frozenset()
+
+    @classmethod
+    def from_settings(cls, settings: Settings, rungs: ModelRungs) -> FieldAccuracy:
+        """The built-in as a run's settings and model hooks configure it."""
+        return cls(
+            FieldLadder(cls.ladder_config(settings.ladder), embed=rungs.embed, judge=rungs.judge)
+        )
 
     def __init__(self, ladder: FieldLadder | None = None) -> None:
         self.ladder = ladder or FieldLadder(self.ladder_config(LadderConfig()))

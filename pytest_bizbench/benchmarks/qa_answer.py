@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from pytest_bizbench.cases.qa import FINANCEBENCH
 from pytest_bizbench.scoring import Embedder, JudgeFn
@@ -41,6 +41,10 @@ from pytest_bizbench.scoring.refusal import (
 from pytest_bizbench.scoring.text import cosine
 from pytest_bizbench.sdk import BenchmarkPlugin, ExtendedDocument, ScoredDocument
 from pytest_bizbench.stats import percentile
+
+if TYPE_CHECKING:
+    from pytest_bizbench.benchmarks import ModelRungs
+    from pytest_bizbench.settings import Settings
 
 CORRECT_AT = 0.5
 NO_MODEL_RUNGS_NOTE = "scoring used the answer rules only (no embedding or judge hook)"
@@ -65,6 +69,19 @@ class QAAnswer(BenchmarkPlugin):
     target_labels: ClassVar[list[str]] = ["*"]
     metric_unit = "share of answers correct"
     case_type = "qa"
+
+    @classmethod
+    def from_settings(cls, settings: Settings, rungs: ModelRungs) -> QAAnswer:
+        """The built-in as a run's settings and model hooks configure it."""
+        qa = settings.qa
+        return cls(
+            qa.scorer,
+            qa.pass_at_k,
+            settings.ladder.strictness,
+            embed=rungs.embed,
+            judge=rungs.qa_judge,
+            nonanswer_judge=rungs.nonanswer_judge,
+        )
 
     def __init__(
         self,

@@ -22,11 +22,16 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from pytest_bizbench.cases.golden import PRIMARY, SUPPORTING, evidence_parts
-from pytest_bizbench.scoring.passages import PassageThresholds, classify, passage_text
+from pytest_bizbench.config import PassageThresholds
+from pytest_bizbench.scoring.passages import classify, passage_text
 from pytest_bizbench.sdk import BenchmarkPlugin, ExtendedDocument, ScoredDocument
+
+if TYPE_CHECKING:
+    from pytest_bizbench.benchmarks import ModelRungs
+    from pytest_bizbench.settings import Settings
 
 ORDINAL = {"yes": 2, "partial": 1, "no": 0}
 NOT_APPLICABLE = "not_applicable"
@@ -137,6 +142,11 @@ class ReviewAssessment(BenchmarkPlugin):
     metric_unit = "combined score (0.5 compliance + 0.5 evidence)"
     headline_metric = "mean_combined_score"
     case_type = "golden-assessment"
+
+    @classmethod
+    def from_settings(cls, settings: Settings, rungs: ModelRungs) -> ReviewAssessment:
+        """The built-in as a run's settings configure it."""
+        return cls(settings.review.thresholds)
 
     def __init__(self, thresholds: PassageThresholds | None = None) -> None:
         self.thresholds = thresholds or PassageThresholds()

@@ -17,68 +17,24 @@ still fails, with every golden part a MISS.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
-from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from pytest_bizbench.cases.golden import evidence_parts
+from pytest_bizbench.config import ReviewConfig
 from pytest_bizbench.scoring.passages import (
     CATEGORIES,
     HITS,
     MISS,
     PassageMatch,
-    PassageThresholds,
     better,
     classify,
     passage_text,
 )
 from pytest_bizbench.sdk import BenchmarkPlugin, ExtendedDocument, NotApplicable, ScoredDocument
 
-DEFAULT_RECALL_AT = (1, 5, 10)
-# ini key -> (help, default); read by settings into a ReviewConfig
-REVIEW_INI = {
-    "bizbench_retrieval_exact": (
-        "similarity from which two evidence passages are the same (EXACT).",
-        "0.95",
-    ),
-    "bizbench_retrieval_contain": (
-        "containment from which one passage holds another (BROAD/NARROW).",
-        "0.90",
-    ),
-    "bizbench_retrieval_weak": ("containment from which passages overlap (WEAK).", "0.60"),
-    "bizbench_recall_at": ("ranks k of the recall@k metrics, e.g. 1,5,10.", "1,5,10"),
-}
-
-
-@dataclass(frozen=True, slots=True)
-class ReviewConfig:
-    """Passage thresholds (both review benchmarks) and the k of recall@k."""
-
-    thresholds: PassageThresholds = field(default_factory=PassageThresholds)
-    recall_at: tuple[int, ...] = DEFAULT_RECALL_AT
-
-    @classmethod
-    def from_ini(cls, values: Mapping[str, str]) -> ReviewConfig:
-        """Read the `REVIEW_INI` keys; ValueError naming the key for a bad value."""
-        numbers = {}
-        for name in ("exact", "contain", "weak"):
-            key = f"bizbench_retrieval_{name}"
-            try:
-                numbers[name] = float(values[key])
-            except ValueError:
-                raise ValueError(f"ini {key} = {values[key]!r} is not a number") from None
-        thresholds = PassageThresholds(**numbers)
-        problem = thresholds.problem()
-        if problem:
-            raise ValueError(f"ini bizbench_retrieval_*: {problem}")
-        raw = values["bizbench_recall_at"]
-        try:
-            ks = sorted({int(k) for k in raw.replace(",", " ").split()})
-        except ValueError:
-            ks = []
-        if not ks or ks[0] < 1:
-            raise ValueError(f"ini bizbench_recall_at = {raw!r} must list positive integers")
-        return cls(thresholds, tuple(ks))
+if TYPE_CHECKING:
+    from pytest_bizbench.benchmarks import ModelRungs
+    from pytest_bizbench.settings import Settings
 
 
 def _mean(values: list[float]) -> float:
@@ -95,6 +51,11 @@ class ReviewRetrieval(BenchmarkPlugin):
     metric_unit = "share of golden parts retrieved"
     headline_metric = "recall"
     case_type = "golden-assessment"
+
+    @classmethod
+    def from_settings(cls, settings: Settings, rungs: ModelRungs) -> ReviewRetrieval:
+        """The built-in as a run's settings configure it."""
+        return cls(settings.review)
 
     def __init__(self, config: ReviewConfig | None = None) -> None:
         self.config = config or ReviewConfig()

@@ -1,10 +1,35 @@
 """Case files in, validated cases or located errors out: the loading layer that
 collection builds items from. It imports no pytest, so it can be tested and
-reused (`bizbench validate`) on its own."""
+reused (`bizbench validate`) on its own; a loader is imported only when its
+names are first used."""
 
-from .ground_truth import load_ground_truth
-from .jsonio import MAX_DEPTH, InputError, iter_jsonl, parse_json, read_text
-from .model import CaseError, GroundTruthCase, content_hash
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from pytest_bizbench.cases.ground_truth import load_ground_truth
+    from pytest_bizbench.cases.jsonio import (
+        MAX_DEPTH,
+        InputError,
+        iter_jsonl,
+        parse_json,
+        read_text,
+    )
+    from pytest_bizbench.cases.model import CaseError, GroundTruthCase, content_hash
+
+_EXPORTS = {
+    "load_ground_truth": "pytest_bizbench.cases.ground_truth",
+    "MAX_DEPTH": "pytest_bizbench.cases.jsonio",
+    "InputError": "pytest_bizbench.cases.jsonio",
+    "iter_jsonl": "pytest_bizbench.cases.jsonio",
+    "parse_json": "pytest_bizbench.cases.jsonio",
+    "read_text": "pytest_bizbench.cases.jsonio",
+    "CaseError": "pytest_bizbench.cases.model",
+    "GroundTruthCase": "pytest_bizbench.cases.model",
+    "content_hash": "pytest_bizbench.cases.model",
+}
 
 __all__ = [
     "MAX_DEPTH",
@@ -17,3 +42,14 @@ __all__ = [
     "parse_json",
     "read_text",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    """Import a public name's module on first use, so importing one submodule
+    loads only what that submodule needs."""
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value

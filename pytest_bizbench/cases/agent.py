@@ -19,24 +19,22 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import regex
 
+from pytest_bizbench.casekinds import RUNS_SUFFIX as RUNS_SUFFIX  # noqa: PLC0414
+from pytest_bizbench.config import LoadOptions, RunFields
 from pytest_bizbench.scoring.fs_assertions import KNOWN_KINDS
 from pytest_bizbench.sdk import ExtendedDocument
 
 from .checks import describe, id_problem, is_case_id, min_score_of, type_name
 from .jsonio import InputError, iter_jsonl, read_text
-from .model import CaseError, PredictionShapeError, content_hash
-
-if TYPE_CHECKING:
-    from pytest_bizbench.settings import Settings
+from .model import CaseError, PredictionShapeError, Workspace, content_hash
 
 TASKS_SUFFIX = ".agent-tasks.jsonl"
-RUNS_SUFFIX = ".agent-runs.jsonl"
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,22 +52,14 @@ class AgentTaskCase:
     filename: str = ""
 
 
-@dataclass(frozen=True, slots=True)
-class Workspace:
-    """A prediction that is a directory: `DIR/<task_id>/` of a directory source, the
-    workspace an agent left behind (or its `run-<n>/` workspaces)."""
-
-    path: Path
-
-
 class AgentTaskKind:
     """`*.agent-tasks.jsonl`: tasks graded on the workspace the agent left (SPEC §5.5)."""
 
     name = "agent-tasks"
     suffixes = (TASKS_SUFFIX,)
 
-    def load(self, path: Path, settings: Settings) -> Sequence[AgentTaskCase | CaseError]:
-        return load_agent_tasks(path, settings.max_case_bytes)
+    def load(self, path: Path, options: LoadOptions) -> Sequence[AgentTaskCase | CaseError]:
+        return load_agent_tasks(path, options.max_case_bytes)
 
     def prediction_key(self, case: AgentTaskCase) -> str:
         return case.id
@@ -227,46 +217,6 @@ def _tags(raw: Any, problems: list[str]) -> tuple[tuple[str, ...], dict[str, Any
         return tuple(raw), {}
     problems.append(f'"tags" must be a list of strings or an object, got {type_name(raw)}')
     return (), {}
-
-
-@dataclass(frozen=True, slots=True)
-class RunFields:
-    """Where a run record keeps what the summary needs (ini `bizbench_agent_run_fields`).
-
-    Record paths are dotted (`result.status`); `action` and `tokens` are paths inside
-    one turn. The last three are values: statuses that count as success and the
-    actions that count as tool calls and as tool-format errors.
-    """
-
-    model: str = "model"
-    task_id: str = "task_id"
-    status: str = "status"
-    wall_seconds: str = "wall_seconds"
-    turns: str = "turns"
-    action: str = "action"
-    tokens: str = "tokens"
-    success: tuple[str, ...] = ("success",)
-    tool_call: tuple[str, ...] = ("tool_call",)
-    tool_format_error: tuple[str, ...] = ("tool_format_error",)
-
-    @classmethod
-    def from_lines(cls, lines: Sequence[str]) -> RunFields:
-        """`name = value` lines; ValueError naming a bad line or an unknown name."""
-        names = {f.name for f in fields(cls)}
-        values: dict[str, Any] = {}
-        for line in lines:
-            if not line.strip():
-                continue
-            name, sep, value = (part.strip() for part in line.partition("="))
-            if not sep or not value:
-                raise ValueError(f"{line.strip()!r} is not 'name = value'")
-            if name not in names:
-                raise ValueError(f"unknown field {name!r} (use one of {', '.join(sorted(names))})")
-            if name in ("success", "tool_call", "tool_format_error"):
-                values[name] = tuple(v.strip() for v in value.split(",") if v.strip())
-            else:
-                values[name] = value
-        return cls(**values)
 
 
 @dataclass(frozen=True, slots=True)

@@ -29,19 +29,17 @@ import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import yaml
 
+from pytest_bizbench.config import LoadOptions
 from pytest_bizbench.sdk import ExtendedDocument
 
 from .checks import describe, type_name
 from .jsonio import InputError, read_text
 from .model import CaseError, PredictionShapeError, content_hash
 from .yamlio import compose_yaml, construct, mapping_entries, node_kind, node_line
-
-if TYPE_CHECKING:
-    from pytest_bizbench.settings import Settings
 
 SCHEMA_VERSION = "0.4"
 ASSESSMENTS = ("yes", "partial", "no", "not_applicable")
@@ -356,8 +354,8 @@ class GoldenAssessmentKind:
     name = "golden-assessment"
     suffixes = SUFFIXES
 
-    def load(self, path: Path, settings: Settings) -> Sequence[GoldenRequirementCase | CaseError]:
-        return load_golden(path, settings.max_case_bytes, frozenset(settings.requirements))
+    def load(self, path: Path, options: LoadOptions) -> Sequence[GoldenRequirementCase | CaseError]:
+        return load_golden(path, options.max_case_bytes, options.requirements)
 
     def prediction_key(self, case: GoldenRequirementCase) -> str:
         return case.bundle_id

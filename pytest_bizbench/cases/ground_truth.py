@@ -18,9 +18,12 @@ import re
 from pathlib import Path
 from typing import Any, TypeAlias
 
+from pytest_bizbench.config import LoadOptions
+from pytest_bizbench.sdk import ExtendedDocument
+
 from .checks import describe, id_problem, is_case_id, min_score_of, type_name
 from .jsonio import InputError, iter_jsonl, parse_json, read_text
-from .model import CaseError, GroundTruthCase, content_hash
+from .model import CaseError, GroundTruthCase, PredictionShapeError, content_hash
 
 _NON_SPACE = re.compile(r"\S")
 
@@ -149,3 +152,44 @@ def _optional(raw: dict[str, Any], key: str, kind: type, expected: str, problems
         return value
     problems.append(f'"{key}" must be {expected}, got {type_name(value)}')
     return None
+
+
+class GroundTruthKind:
+    """`*.ground-truth.json[l]`: documents with expected fields (SPEC §2)."""
+
+    name = "ground-truth"
+    suffixes = (".ground-truth.json", ".ground-truth.jsonl")
+
+    def load(self, path: Path, options: LoadOptions) -> Loaded:
+        return load_ground_truth(path, options.max_case_bytes)
+
+    def prediction_key(self, case: GroundTruthCase) -> str:
+        return case.id
+
+    def inline_prediction(self, case: GroundTruthCase) -> Any:
+        return case.extracted_fields
+
+    def fields(self, case: GroundTruthCase, raw: Any) -> dict[str, Any] | None:
+        """An object of fields; one that carries `extracted_fields` is read from
+        there, so a ground-truth file can serve as its own prediction file."""
+        if not isinstance(raw, dict):
+            raise PredictionShapeError(
+                f"prediction for {case.id!r} is {type(raw).__name__}, not an object of fields"
+            )
+        inner = raw.get("extracted_fields")
+        return inner if isinstance(inner, dict) else raw
+
+    def document(
+        self, case: GroundTruthCase, model: str, fields: dict[str, Any], source: str
+    ) -> ExtendedDocument:
+        return ExtendedDocument(
+            id=case.id,
+            filename=case.filename,
+            labels=list(case.labels),
+            metadata=case.metadata,
+            content=case.content,
+            ground_truth=case.ground_truth,
+            extracted_fields=fields,
+            model=model,
+            source=source,
+        )

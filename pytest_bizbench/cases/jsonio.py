@@ -64,11 +64,27 @@ def parse_json(text: str, *, line_offset: int = 0) -> Any:
     try:
         return _DECODER.decode(text)
     except json.JSONDecodeError as err:
-        raise InputError(
+        comma = _trailing_comma(text, err.pos)
+        if comma is not None:  # json blames the bracket after it, often a line later
+            line, column = _line_column(text, comma)
+            message = f"trailing comma at column {column} (remove it)"
+        else:
             # json's messages end in "at" when they expect a position after them.
-            f"malformed JSON: {err.msg.removesuffix(' at')} at column {err.colno}",
-            err.lineno + line_offset,
-        ) from err
+            line, message = err.lineno, f"{err.msg.removesuffix(' at')} at column {err.colno}"
+        raise InputError(f"malformed JSON: {message}", line + line_offset) from err
+
+
+def _trailing_comma(text: str, pos: int) -> int | None:
+    """The offset of a comma right before the closing bracket at `pos`, or None."""
+    if pos >= len(text) or text[pos] not in "]}":
+        return None
+    before = len(text[:pos].rstrip())
+    return before - 1 if before and text[before - 1] == "," else None
+
+
+def _line_column(text: str, offset: int) -> tuple[int, int]:
+    line_start = text.rfind("\n", 0, offset) + 1
+    return text.count("\n", 0, offset) + 1, offset - line_start + 1
 
 
 def iter_jsonl(text: str) -> Iterator[tuple[int, Any | InputError]]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import json
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 # check_circular off: parsed JSON cannot contain cycles, and hashing runs per case.
@@ -66,3 +67,11 @@ class GroundTruthCase:
     extracted_fields: dict[str, Any] | None
     min_score: float | None
     case_hash: str
+
+
+@dataclass(frozen=True, slots=True)
+class Workspace:
+    """A prediction that is a directory: `DIR/<task_id>/` of a directory source, the
+    workspace an agent left behind (or its `run-<n>/` workspaces)."""
+
+    path: Path

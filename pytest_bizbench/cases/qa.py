@@ -33,16 +33,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from pytest_bizbench.config import LoadOptions
 from pytest_bizbench.sdk import ExtendedDocument
 
 from .checks import describe, min_score_of, type_name
 from .jsonio import InputError, iter_jsonl, read_text
 from .model import CaseError, PredictionShapeError, content_hash
-
-if TYPE_CHECKING:
-    from pytest_bizbench.settings import Settings
 
 SUFFIX = ".qa.jsonl"
 SIGNAL_KEYS = ("refusal", "finish_reason")  # a provider's own word that it withheld the answer
@@ -277,8 +275,8 @@ class QAKind:
     name = "qa"
     suffixes = (SUFFIX,)
 
-    def load(self, path: Path, settings: Settings) -> Sequence[QACase | CaseError]:
-        return load_qa(path, settings.max_case_bytes, settings.qa.open_book)
+    def load(self, path: Path, options: LoadOptions) -> Sequence[QACase | CaseError]:
+        return load_qa(path, options.max_case_bytes, options.open_book)
 
     def prediction_key(self, case: QACase) -> str:
         return case.id

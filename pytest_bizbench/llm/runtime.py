@@ -23,11 +23,11 @@ import pytest
 from pytest_bizbench.evaluate import TimedPrediction
 from pytest_bizbench.llm.options import INSTALL_HINT, LLMOptions
 from pytest_bizbench.predcache import PredictionCache
-from pytest_bizbench.scoring import Embedder, JudgeFn
 from pytest_bizbench.scoring.judge import Judge
 
 if TYPE_CHECKING:
     from pytest_bizbench.llm.client import ChatReply, LLMClient
+    from pytest_bizbench.scoring.ladder import Embedder, JudgeFn  # rapidfuzz: types only
 
 PLUGIN_NAME = "bizbench-llm"
 LOOKAHEAD = 2  # items submitted ahead, per call allowed in flight

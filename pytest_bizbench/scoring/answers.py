@@ -61,7 +61,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 
-from pytest_bizbench.scoring import refusal  # a module: refusal reads answers too
 from pytest_bizbench.scoring.numbers import numbers_match
 
 SCORERS = ("exact", "contains", "numeric")
@@ -310,9 +309,13 @@ def _answer_polarity(answer: str) -> str | None:
     given = polarity(answer)
     if given is None and normalize_answer(answer).startswith("no "):
         given = "no"
-    if given is not None and refusal.is_refusal(answer):
+    if given is None:
         return None
-    return given
+    # refusal grades answers with this module: imported here, so neither module
+    # needs the other to be loaded first (no import cycle)
+    from pytest_bizbench.scoring.refusal import is_refusal
+
+    return None if is_refusal(answer) else given
 
 
 def _numeric(gold: str, answer: str, question: str) -> Verdict:

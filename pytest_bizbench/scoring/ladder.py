@@ -10,15 +10,15 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
 from datetime import date
 from itertools import islice
 from typing import Any
 
 from rapidfuzz import fuzz
 
+from pytest_bizbench.config import LadderConfig
 from pytest_bizbench.scoring.assign import Row, assign, kuhn_munkres
-from pytest_bizbench.scoring.dates import ORDERS, parse_date
+from pytest_bizbench.scoring.dates import parse_date
 from pytest_bizbench.scoring.numbers import numbers_match, parse_number
 from pytest_bizbench.scoring.pairs import PairScorer, scalar_kind, stated_bool
 from pytest_bizbench.scoring.text import cosine, normalize
@@ -33,41 +33,6 @@ Entry = dict[str, Any]
 MAX_TEXT = 200
 MAX_ITEMS = 50
 _NORMALIZED_MEMO = 8192
-DEFAULT_MAX_LIST_ITEMS = 2000
-DEFAULT_MAX_TEXT_CHARS = 20_000
-
-
-@dataclass(frozen=True, slots=True)
-class LadderConfig:
-    """How strict the ladder is, and which fields are read as numbers, dates or free text.
-
-    The field sets force a rung by name where the ground-truth value alone does not
-    say (`"1,577.00"` in a numeric field is a number); they apply at any depth, to a
-    sub-field's own key and to the items of a list field.
-    """
-
-    strictness: float = 0.90
-    rel_tol: float = 0.01
-    abs_tol: float = 0.01
-    date_order: str = "DMY"
-    numeric_fields: frozenset[str] = frozenset()
-    date_fields: frozenset[str] = frozenset()
-    free_text_fields: frozenset[str] = frozenset()
-    max_list_items: int = DEFAULT_MAX_LIST_ITEMS
-    max_text_chars: int = DEFAULT_MAX_TEXT_CHARS
-    bulk_lists: bool = True
-    """False scores list items one pair at a time and pairs them with the pure-Python
-    solver: the reference the bulk path is pinned against, and the benchmarks' "before"."""
-
-    def __post_init__(self) -> None:
-        if not 0.0 <= self.strictness <= 1.0:
-            raise ValueError(f"strictness {self.strictness!r} must be within 0..1")
-        if not all(tol >= 0.0 for tol in (self.rel_tol, self.abs_tol)):
-            raise ValueError(f"tolerances must be >= 0, got {self.rel_tol!r}, {self.abs_tol!r}")
-        if self.date_order not in ORDERS:
-            raise ValueError(f"date order {self.date_order!r} must be one of {', '.join(ORDERS)}")
-        if min(self.max_list_items, self.max_text_chars) < 1:
-            raise ValueError("max_list_items and max_text_chars must be >= 1")
 
 
 class FieldLadder:

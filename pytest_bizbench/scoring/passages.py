@@ -29,6 +29,8 @@ from typing import Any
 
 from rapidfuzz import fuzz
 
+from pytest_bizbench.config import PassageThresholds
+
 from .text import normalize
 
 EXACT, BROAD, NARROW, WEAK, MISS = "EXACT", "BROAD", "NARROW", "WEAK", "MISS"
@@ -37,25 +39,6 @@ HITS = frozenset({EXACT, BROAD})
 _RANK = {category: rank for rank, category in enumerate(CATEGORIES)}
 # Scores are computed in floating point: a value this close to a threshold reaches it.
 _TOLERANCE = 1e-9
-
-
-@dataclass(frozen=True, slots=True)
-class PassageThresholds:
-    """Where the categories begin; see the module docstring."""
-
-    exact: float = 0.95
-    contain: float = 0.90
-    weak: float = 0.60
-
-    def problem(self) -> str | None:
-        """Why these thresholds cannot work together, or None."""
-        values = {"exact": self.exact, "contain": self.contain, "weak": self.weak}
-        for name, value in values.items():
-            if not 0.0 <= value <= 1.0:
-                return f"{name} threshold {value} must be between 0 and 1"
-        if self.weak > self.contain:
-            return f"weak threshold {self.weak} must not exceed the contain threshold"
-        return None
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,0 +1,222 @@
+"""The rules that hold the module map (docs/design.md), checked mechanically:
+imports point one way, `scoring/` and `cases/` import no pytest, and start-up
+imports no case loader, built-in benchmark, `yaml`, `regex` or `rapidfuzz`."""
+
+from __future__ import annotations
+
+import ast
+import importlib
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import pytest_bizbench
+from pytest_bizbench.benchmarks import BUILTINS, BuiltinSpec
+from pytest_bizbench.casekinds import KIND_SPECS, KindSpec, load_kind
+from pytest_bizbench.registry import Registry
+from pytest_bizbench.sdk import BenchmarkPlugin
+
+PACKAGE = Path(pytest_bizbench.__file__).parent
+LOADERS = ("ground_truth", "agent", "golden", "qa", "yamlio")
+HEAVY = ("yaml", "regex", "rapidfuzz")
+
+
+def _module_name(path: Path) -> str:
+    parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _imported(path: Path, modules: set[str]) -> set[str]:
+    """Package modules this file imports at module level (TYPE_CHECKING blocks
+    included: a cycle hidden there is still a cycle; imports inside functions are
+    the deliberate lazy ones and are left out)."""
+    name = _module_name(path)
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    found: set[str] = set()
+
+    def visit(body: list[ast.stmt]) -> None:
+        for node in body:
+            if isinstance(node, ast.Import):
+                found.update(a.name for a in node.names)
+            elif isinstance(node, ast.ImportFrom):
+                base = node.module or ""
+                if node.level:
+                    parts = package.split(".")[: len(package.split(".")) - node.level + 1]
+                    base = ".".join([*parts, base] if base else parts)
+                found.add(base)
+                found.update(f"{base}.{a.name}" for a in node.names)
+            elif isinstance(node, ast.If):
+                visit(node.body)
+                visit(node.orelse)
+            elif isinstance(node, ast.Try):
+                visit(node.body)
+                for handler in node.handlers:
+                    visit(handler.body)
+                visit(node.orelse)
+
+    visit(ast.parse(path.read_text(encoding="utf-8")).body)
+    return {m for m in found if m in modules and m != name}
+
+
+def _cycle(graph: dict[str, set[str]]) -> list[str] | None:
+    """One import cycle of the graph as a path, or None."""
+    state: dict[str, int] = {}  # 1 on the stack, 2 done
+    stack: list[str] = []
+
+    def visit(node: str) -> list[str] | None:
+        state[node] = 1
+        stack.append(node)
+        for nxt in sorted(graph[node]):
+            if state.get(nxt) == 1:
+                return [*stack[stack.index(nxt) :], nxt]
+            if nxt not in state and (found := visit(nxt)):
+                return found
+        stack.pop()
+        state[node] = 2
+        return None
+
+    for node in sorted(graph):
+        if node not in state and (found := visit(node)):
+            return found
+    return None
+
+
+def test_cycle_finder_finds_a_cycle() -> None:
+    assert _cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a", "b", "c", "a"]
+    assert _cycle({"a": {"b"}, "b": set(), "c": {"a"}}) is None
+
+
+def test_no_import_cycle_among_package_modules() -> None:
+    files = sorted(PACKAGE.rglob("*.py"))
+    modules = {_module_name(f) for f in files}
+    graph = {_module_name(f): _imported(f, modules) for f in files}
+    assert graph["pytest_bizbench.plugin"]  # the walk sees imports at all
+    assert _cycle(graph) is None
+
+
+def _fresh_modules(code: str) -> set[str]:
+    """The modules loaded after running `code` in a new interpreter."""
+    script = f"{code}\nimport json, sys\nprint(json.dumps(sorted(sys.modules)))"
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, check=True
+    )
+    return set(json.loads(done.stdout.splitlines()[-1]))
+
+
+def test_plugin_import_loads_no_loader_builtin_or_heavy_library() -> None:
+    loaded = _fresh_modules("import pytest_bizbench.plugin")
+    assert "pytest_bizbench.plugin" in loaded
+    assert sorted(loaded & _unwanted()) == []
+
+
+def _unwanted() -> set[str]:
+    return {
+        *HEAVY,
+        *(f"pytest_bizbench.cases.{name}" for name in LOADERS),
+        *(spec.path.partition(":")[0] for spec in BUILTINS),
+        "pytest_bizbench.scoring.refusal",
+        "pytest_bizbench.scoring.ladder",
+        "pytest_bizbench.scoring.fs_assertions",
+    }
+
+
+def test_a_session_with_no_case_files_loads_no_loader_or_builtin(tmp_path: Path) -> None:
+    """The whole session, not only the import: start-up, configure, session start
+    and finish in an empty directory."""
+    loaded = _fresh_modules(
+        f"import os, pytest\nos.chdir({str(tmp_path)!r})\n"
+        "assert pytest.main(['-q', '-p', 'no:cacheprovider']) == 5"
+    )
+    assert "pytest_bizbench.controller" in loaded
+    assert sorted(loaded & _unwanted()) == []
+
+
+def test_scoring_and_cases_import_no_pytest() -> None:
+    names = sorted(
+        _module_name(f) for sub in ("scoring", "cases") for f in (PACKAGE / sub).glob("*.py")
+    )
+    assert "pytest_bizbench.scoring.ladder" in names
+    assert "pytest_bizbench.cases.golden" in names
+    loaded = _fresh_modules("\n".join(f"import {name}" for name in names))
+    assert "pytest_bizbench.cases.golden" in loaded
+    assert "pytest" not in loaded
+    assert "_pytest" not in loaded
+
+
+def test_top_level_names_import_lazily() -> None:
+    loaded = _fresh_modules("import pytest_bizbench.scoring.ladder")
+    assert "pytest" not in loaded
+    assert "pytest_bizbench.sdk" not in loaded
+    assert pytest_bizbench.ScoredDocument.__name__ == "ScoredDocument"
+    with pytest.raises(AttributeError, match="no attribute 'Nope'"):
+        pytest_bizbench.Nope  # noqa: B018
+
+
+@pytest.mark.parametrize("spec", KIND_SPECS, ids=lambda s: s.name)
+def test_kind_table_matches_the_kind_code(spec: KindSpec) -> None:
+    kind = load_kind(spec)
+    assert (kind.name, kind.suffixes) == (spec.name, spec.suffixes)
+
+
+@pytest.mark.parametrize("spec", BUILTINS, ids=lambda s: s.name)
+def test_builtin_table_matches_the_benchmark_code(spec: BuiltinSpec) -> None:
+    registry = Registry(builtins=BUILTINS, make=_make)
+    benchmark = registry.get(spec.name)
+    assert benchmark is not None
+    assert (benchmark.name, benchmark.case_type, tuple(benchmark.target_labels)) == (
+        spec.name,
+        spec.case_type,
+        spec.target_labels,
+    )
+
+
+def _make(spec: BuiltinSpec) -> BenchmarkPlugin:
+    benchmark: BenchmarkPlugin = _load_class(spec.path)()
+    return benchmark
+
+
+def _load_class(path: str) -> type:
+    module, _, attr = path.partition(":")
+    cls: type = getattr(importlib.import_module(module), attr)
+    return cls
+
+
+def test_registry_creates_a_builtin_only_when_asked() -> None:
+    made: list[str] = []
+
+    def make(spec: BuiltinSpec) -> BenchmarkPlugin:
+        made.append(spec.name)
+        return _make(spec)
+
+    registry = Registry(builtins=BUILTINS, make=make)
+    assert registry.case_type("qa-answer") == "qa"
+    assert made == []
+    assert [b.name for b in registry.targeting("golden-assessment", ["x"])] == [
+        "review-assessment",
+        "review-retrieval",
+    ]
+    assert made == ["review-assessment", "review-retrieval"]
+
+
+def test_a_ground_truth_run_imports_no_other_kind(pytester: pytest.Pytester) -> None:
+    """Collecting one kind's files loads that kind's code and its benchmark only."""
+    pytester.makepyfile(
+        conftest="""
+        import sys
+
+        def pytest_sessionfinish(session):
+            names = ("yaml", "pytest_bizbench.cases.golden", "pytest_bizbench.cases.qa",
+                     "pytest_bizbench.benchmarks.qa_answer", "pytest_bizbench.scoring.refusal",
+                     "pytest_bizbench.benchmarks.field_accuracy")
+            print("LOADED", [n for n in names if n in sys.modules])
+        """
+    )
+    pytester.path.joinpath("a.ground-truth.jsonl").write_text(
+        '{"id": "d1", "ground_truth": {"x": 1}, "extracted_fields": {"x": 1}}\n'
+    )
+    result = pytester.runpytest_subprocess("-s", "-p", "no:cacheprovider")
+    result.assert_outcomes(passed=2)  # the case and bizbench::gate
+    assert "LOADED ['pytest_bizbench.benchmarks.field_accuracy']\n" in result.stdout.str()
