@@ -30,7 +30,6 @@ if TYPE_CHECKING:
     from pytest_bizbench.settings import Settings
 
 ENTRY_POINT_GROUP = "bizbench.benchmarks"
-BUILTIN_BENCHMARKS = (FieldAccuracy, AgentFs, QAAnswer, ReviewAssessment, ReviewRetrieval)
 
 
 class Registry:

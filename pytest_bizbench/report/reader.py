@@ -12,9 +12,10 @@ from pathlib import Path
 from typing import Any
 
 from pytest_bizbench.aggregate import ReportDocument
+from pytest_bizbench.benchmarks import BUILTINS
 from pytest_bizbench.cases.jsonio import InputError, parse_json
 from pytest_bizbench.gate import Completeness
-from pytest_bizbench.registry import BUILTIN_BENCHMARKS, Registry
+from pytest_bizbench.registry import Registry
 from pytest_bizbench.report.json_report import SCHEMA_VERSION
 from pytest_bizbench.report.shape import report_problem
 from pytest_bizbench.safeio import UnsafeInputError, read_regular
@@ -77,9 +78,9 @@ def recorded_benchmark(name: str, entry: Mapping[str, Any]) -> BenchmarkPlugin:
             entry.get("improvement_threshold", BenchmarkPlugin.IMPROVEMENT_THRESHOLD)
         ),
     }
-    builtin = next((cls for cls in BUILTIN_BENCHMARKS if cls.name == name), None)
-    if builtin is not None:  # its model-pair tables read only the report's `paired` entry
-        attributes["paired_tables"] = builtin.paired_tables
+    spec = next((spec for spec in BUILTINS if spec.name == name), None)
+    if spec is not None:  # its tables read only the report's `paired`; loaded when shown
+        attributes["paired_tables"] = lambda self, paired: spec.load().paired_tables(self, paired)
     cls = type(f"Recorded[{name}]", (BenchmarkPlugin,), attributes)
     benchmark: BenchmarkPlugin = cls()
     return benchmark
