@@ -9,7 +9,9 @@ answer sets), `voice`, `setting` and the provider signals `refusal` and
 `finish_reason`. Each answer is graded as `qa-answer` grades it (no judge); a grade
 of 0.5 or more is correct. Printed: refusal precision, recall and F1, then per class
 (recall by the labelled class, precision by the class we found) and per trap (answers
-wrongly called refusals); agreement on numeric-gold questions (correct or not);
+wrongly called refusals); the refusals we missed, by the detector's outcome and by
+the question's kind (aggregates: where recall goes, without reading rows); agreement
+on numeric-gold questions (correct or not);
 three-way agreement overall; each configuration's accuracy by our grades and by the
 labels, and the Spearman rank correlation of the two; then every disagreement.
 A directory without `questions.jsonl` is read as parts: each subdirectory with one.
@@ -30,6 +32,7 @@ from pathlib import Path
 from pytest_bizbench.benchmarks.qa_answer import CORRECT_AT, QAAnswer
 from pytest_bizbench.cases.qa import QACase, load_qa
 from pytest_bizbench.scoring.answers import is_numeric_gold
+from pytest_bizbench.scoring.refusal import detect, question_kind
 
 DEFAULT_DIR = Path(__file__).resolve().parent.parent / "tests" / "data" / "qa_agreement"
 CORRECT, INCORRECT, REFUSAL = "correct", "incorrect", "refusal"
@@ -46,6 +49,8 @@ class Graded:
     human_class: str | None = None
     our_class: str | None = None
     trap: str | None = None
+    outcome: str = ""  # the detector's own: answered, refused or undetermined
+    kind: str = ""  # the question's: numeric, yes-no, text or any
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,6 +89,8 @@ class Agreement:
     spearman: float
     classes: dict[str, ClassFigures]
     traps: dict[str, tuple[int, int]]  # trap -> (answers, called refusals)
+    missed: dict[str, int]  # human refusals we did not call refusals, by outcome
+    missed_kinds: dict[str, tuple[int, int]]  # question kind -> (human refusals, missed)
 
 
 def grade_all(directory: Path) -> list[Graded]:
@@ -99,6 +106,13 @@ def grade_all(directory: Path) -> list[Graded]:
         case = questions[row["financebench_id"]]
         scorer = benchmark.scorer_for(case.format)
         signals = {key: row[key] for key in ("refusal", "finish_reason") if key in row}
+        decision = detect(
+            row["model_answer"],
+            case.question,
+            case.answer,
+            provider_refusal=signals.get("refusal"),
+            finish_reason=signals.get("finish_reason"),
+        )
         entry = benchmark.grade(case.question, case.answer, row["model_answer"], scorer, signals)
         if entry["score"] >= CORRECT_AT:
             ours = CORRECT
@@ -115,6 +129,8 @@ def grade_all(directory: Path) -> list[Graded]:
                 row.get("class"),
                 entry.get("refusal_class"),
                 row.get("trap"),
+                decision.outcome,
+                question_kind(case.question, case.answer),
             )
         )
     return graded
@@ -176,6 +192,23 @@ def by_trap(graded: Sequence[Graded]) -> dict[str, tuple[int, int]]:
     }
 
 
+def misses(graded: Sequence[Graded]) -> tuple[dict[str, int], dict[str, tuple[int, int]]]:
+    """Human refusals we did not call refusals: how many by the detector's outcome
+    (`correct` when the scorer found the gold in them), and per question kind how many
+    refusals there were and how many we missed."""
+    refusals = [g for g in graded if g.human == REFUSAL]
+    missed = [g for g in refusals if g.ours != REFUSAL]
+    outcomes: dict[str, int] = {}
+    for g in missed:
+        key = CORRECT if g.ours == CORRECT else g.outcome
+        outcomes[key] = outcomes.get(key, 0) + 1
+    kinds = sorted({g.kind for g in refusals})
+    return dict(sorted(outcomes.items())), {
+        kind: (sum(g.kind == kind for g in refusals), sum(g.kind == kind for g in missed))
+        for kind in kinds
+    }
+
+
 def measure(directory: Path = DEFAULT_DIR) -> Agreement:
     graded = grade_all(directory)
     both = sum(1 for g in graded if g.human == REFUSAL and g.ours == REFUSAL)
@@ -184,6 +217,7 @@ def measure(directory: Path = DEFAULT_DIR) -> Agreement:
     precision = both / said if said else 0.0
     recall = both / truth if truth else 0.0
     f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
+    missed, missed_kinds = misses(graded)
     numeric = [g for g in graded if g.numeric_gold]
     numeric_agree = sum(1 for g in numeric if (g.ours == CORRECT) == (g.human == CORRECT))
     configs = sorted({g.config for g in graded})
@@ -206,6 +240,8 @@ def measure(directory: Path = DEFAULT_DIR) -> Agreement:
         spearman=spearman([a for a, _ in accuracy.values()], [h for _, h in accuracy.values()]),
         classes=by_class(graded),
         traps=by_trap(graded),
+        missed=missed,
+        missed_kinds=missed_kinds,
     )
 
 
@@ -238,6 +274,13 @@ def report(directory: Path, *, rows: bool = True) -> None:
             )
     for trap, (count, called) in result.traps.items():
         print(f"trap {trap:<23} {count:3} answers, {called} called refusals")
+    if result.missed:
+        outcomes = ", ".join(f"{name} {count}" for name, count in result.missed.items())
+        print(f"missed refusals by our outcome: {outcomes}")
+    kinds = ", ".join(
+        f"{kind} {missed}/{count}" for kind, (count, missed) in result.missed_kinds.items()
+    )
+    print(f"missed refusals by question kind: {kinds}")
     print(f"numeric agreement (correct or not): {result.numeric_agreement:.3f}")
     print(f"overall agreement (correct / incorrect / refusal): {result.overall_agreement:.3f}")
     print("config  accuracy ours  accuracy human")

@@ -85,13 +85,29 @@ def test_dev_corpus_covers_every_class_and_trap_and_meets_the_targets(
     assert all(called == 0 for _, called in result.traps.values())
 
 
-@pytest.mark.parametrize(("part", "floor"), [("heldout_a", 0.89), ("heldout_b", 0.93)])
+def test_second_dev_set_meets_the_targets(agreement: ModuleType) -> None:
+    # written by a blind writer, then used to find what the detector did not
+    # generalise (so it is development data now, not a measure)
+    result = agreement.measure(REFUSAL_DATA / "dev_b")
+    assert len(result.graded) == 200
+    assert len(result.classes) == 14
+    assert len(result.traps) == 8
+    assert result.refusal_f1 >= 0.97
+    assert result.refusal_precision >= 0.98
+    assert all(figures.recall >= 0.85 for figures in result.classes.values() if figures.labelled)
+    assert all(called == 0 for _, called in result.traps.values())
+
+
+@pytest.mark.parametrize(
+    ("part", "floor"), [("heldout_a", 0.95), ("heldout_b", 0.97), ("heldout_c", 0.94)]
+)
 def test_held_out_parts_keep_their_measured_floor(
     agreement: ModuleType, part: str, floor: float
 ) -> None:
-    # written by people who never saw the detector; never tuned on. The floors are
-    # the figures measured last (see docs/design.md), so a change that loses
-    # agreement on them fails here.
+    # written by people who never saw the detector; never tuned on (of A and B only
+    # the per-class figures were read; C was measured once, after the detector was
+    # final). The floors are the figures measured last (see docs/design.md), so a
+    # change that loses agreement on them fails here.
     result = agreement.measure(REFUSAL_DATA / part)
     assert len(result.graded) >= 150
     assert result.refusal_f1 >= floor
@@ -119,12 +135,32 @@ def test_class_figures_by_hand(agreement: ModuleType) -> None:
     assert figures["capability"].f1 is None
 
 
+def test_missed_refusals_by_outcome_and_kind_by_hand(agreement: ModuleType) -> None:
+    def graded(human: str, ours: str, outcome: str, kind: str) -> object:
+        return agreement.Graded("q", "c", "a", human, ours, True, None, None, None, outcome, kind)
+
+    rows = [
+        graded("refusal", "refusal", "refused", "numeric"),  # found
+        graded("refusal", "incorrect", "answered", "text"),  # missed, answered
+        graded("refusal", "incorrect", "undetermined", "text"),  # missed, undetermined
+        graded("refusal", "correct", "refused", "yes-no"),  # missed: the scorer said right
+        graded("correct", "correct", "answered", "numeric"),  # no refusal: not counted
+    ]
+    outcomes, kinds = agreement.misses(rows)
+    assert outcomes == {"answered": 1, "correct": 1, "undetermined": 1}
+    # per kind: (human refusals, missed)
+    assert kinds == {"numeric": (1, 0), "text": (2, 2), "yes-no": (1, 1)}
+
+
 def test_parts_and_the_summary_leave_rows_out(
     agreement: ModuleType, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    assert [p.name for p in agreement.parts(REFUSAL_DATA)] == ["dev", "heldout_a", "heldout_b"]
+    assert [p.name for p in agreement.parts(REFUSAL_DATA)] == [
+        "dev", "dev_b", "heldout_a", "heldout_b", "heldout_c",
+    ]  # fmt: skip
     assert agreement.main(["--summary", str(REFUSAL_DATA / "dev")]) == 0
     out = capsys.readouterr().out
     assert "class                   refusals  recall  precision  F1" in out
     assert "trap negative-gold" in out
+    assert "missed refusals by question kind: numeric 0/237, text 0/5, yes-no 0/20" in out
     assert "  rd-" not in out  # no answer printed

@@ -73,6 +73,16 @@ def test_a_right_answer_that_mentions_missing_data_is_no_refusal() -> None:
     assert (scored.score, scored.details["refusal"]) == (1.0, False)
 
 
+def test_a_refusal_sharing_only_a_year_with_the_gold_is_no_right_answer() -> None:
+    # the numeric scorer finds "2022" in both; the detector's refusal stands
+    gold = "Yes; it was in compliance as of December 31, 2022."
+    question = "Was the company in compliance with its covenants at the end of FY2022?"
+    answer = "Covenant compliance as of year-end 2022 is not disclosed in the excerpt."
+    scored = QAAnswer().score(doc([answer], gold=gold, question=question))
+    assert (scored.score, scored.details["refusal"]) == (0.0, True)
+    assert scored.details["refusal_class"] == "passive-unavailability"
+
+
 def test_a_wrong_answer_is_incorrect_not_refused() -> None:
     scored = QAAnswer().score(doc(["Capex was $390 million."]))
     assert (scored.score, scored.details["refusal"]) == (0.0, False)

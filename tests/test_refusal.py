@@ -324,6 +324,118 @@ def test_old_catalog_answers_stay_answers(text: str) -> None:
     assert not is_refusal(text)
 
 
+# Second pass: mechanisms that the misses of a second, blind development set pointed at
+WHICH_Q = "Which of Orrin Tools' segments generated the most revenue in FY2022?"
+WHICH_GOLD = "Power Tools, with $2,140 million of revenue."
+DRIVER_Q = "What was the main driver of Orrin Tools' margin improvement in FY2022?"
+DRIVER_GOLD = "Lower steel costs (2.1 points of margin)."
+
+
+@pytest.mark.parametrize(
+    ("answer", "question", "gold", "slug"),
+    [
+        # a lead-in runs into the subject without a comma
+        ("Based on the excerpt I can't give the figure.", NUMERIC_Q, NUMERIC_GOLD, "inability"),
+        ("To answer this you would look at the cash flow statement.", YES_NO_Q, "Yes",
+         "redirect"),
+        # deferral verbs: refer, reach out, confirm with
+        ("I'd refer you to the FY2022 annual report.", YES_NO_Q, "Yes", "redirect"),
+        ("You might reach out to the company directly for that.", YES_NO_Q, "Yes", "redirect"),
+        ("That would be something to confirm with investor relations.", YES_NO_Q, "Yes",
+         "redirect"),
+        ("The proxy statement will name it.", WHICH_Q, WHICH_GOLD, "redirect"),
+        # requests: an imperative, a wish after a few words
+        ("Share the FY2022 10-K and I'll check.", YES_NO_Q, "Yes", "asks-input"),
+        ("Happy to look into this once I have the 10-K.", YES_NO_Q, "Yes", "asks-input"),
+        # the source's verb after what it does give
+        ("The excerpt gives revenue and margins but says nothing about buybacks.", YES_NO_Q,
+         "Yes", "source-absence"),
+        ("The document focuses on results and does not get into shareholder returns.",
+         YES_NO_Q, "Yes", "source-absence"),
+        ("The excerpt is limited to the income statement.", YES_NO_Q, "Yes", "source-absence"),
+        # a subject-less inability, a thing the model does not have
+        ("Can't confirm either way.", YES_NO_Q, "Yes", "inability"),
+        ("Not something I can confirm.", YES_NO_Q, "Yes", "inability"),
+        ("I lack visibility into Orrin's buyback decisions.", YES_NO_Q, "Yes", "inability"),
+        # work that stops: a need, a question left open
+        ("Capex was $410 million; revenue would still be needed to express it as a share.",
+         NUMERIC_Q, NUMERIC_GOLD, "partial-work"),
+        ("Net income was $610 million, so whether it improved is something I'd leave open.",
+         NUMERIC_Q, NUMERIC_GOLD, "partial-work"),
+        # a text question answered with a kind of thing or the metric's definition
+        ("It's probably one of its larger segments.", WHICH_Q, WHICH_GOLD, "vague-estimate"),
+        ("The margin is the difference between revenue and cost, over revenue.", DRIVER_Q,
+         DRIVER_GOLD, "generic-substitute"),
+        # a yes/no question answered with no side taken
+        ("Possibly.", YES_NO_Q, "Yes", "vague-estimate"),
+        ("It could have gone either way.", YES_NO_Q, "Yes", "vague-estimate"),
+        ("It's a toss-up.", YES_NO_Q, "Yes", "vague-estimate"),
+        # where the answer is published, instead of the answer
+        ("This is disclosed in the financing section of the 10-K.", YES_NO_Q, "Yes",
+         "redirect"),
+        ("The audit report in the 10-K names the firm.", WHICH_Q, WHICH_GOLD, "redirect"),
+        # a step, then how to finish
+        ("Average net PP&E is 535. To get the ratio, divide revenue by 535.",
+         "What is Orrin's fixed asset turnover?", "8.07", "partial-work"),
+        # the premise, in other words
+        ("Gross margin isn't really the right lens for a bank.", "What is the gross margin?",
+         "41.2%", "rejects-premise"),
+    ],
+)  # fmt: skip
+def test_general_cue_families_find_unseen_wordings(
+    answer: str, question: str, gold: str, slug: str
+) -> None:
+    decision = detect(answer, question, gold)
+    assert (decision.outcome, decision.refusal_class) == (REFUSED, slug)
+
+
+@pytest.mark.parametrize(
+    ("answer", "question", "gold"),
+    [
+        # a statement of fact takes a side on a yes/no question
+        ("Orrin bought back shares in FY2022.", YES_NO_Q, "Yes"),
+        ("Cash will last until 2025.", "Will cash fund operations for 12 months?", "Yes"),
+        ("Based on the excerpt I see buybacks of $212M, so yes.", YES_NO_Q, "Yes"),
+        # a which-question is a text question even when its gold adds a figure: a name
+        # answers it, right or wrong; a hedge naming a thing is still an answer
+        ("Automotive.", WHICH_Q, WHICH_GOLD),
+        ("Probably Automotive.", WHICH_Q, WHICH_GOLD),
+        # a figure with its source is a pointer, not a redirect
+        ("Yes; buybacks of $212 million are disclosed in the 10-K.", YES_NO_Q, "Yes"),
+        ("8.07. Divide revenue of 4,318 by average PP&E of 535.",
+         "What is Orrin's fixed asset turnover?", "8.07"),
+        # zero in words; a recollection is not a hypothetical
+        ("None. No goodwill impairment was recorded in FY2022.",
+         "How much goodwill impairment did Orrin record in FY2022 (in USD millions)?", "$0"),
+        ("If I recall correctly, it was $902 million.", NUMERIC_Q, NUMERIC_GOLD),
+    ],
+)  # fmt: skip
+def test_commitments_of_the_question_kind_are_answers(
+    answer: str, question: str, gold: str
+) -> None:
+    assert detect(answer, question, gold).outcome == ANSWERED
+
+
+def test_one_shared_word_does_not_name_a_text_answer() -> None:
+    # "defense" is in the gold, but the answer names no customer
+    question = "Who was Orrin's largest customer in FY2022?"
+    gold = "The U.S. Department of Defense, about 38% of revenue."
+    answer = "Orrin sells to defense agencies. There's no customer table, so I can't name it."
+    assert detect(answer, question, gold).refusal_class == "inability"
+    assert detect("The Department of Defense.", question, gold).outcome == ANSWERED
+
+
+def test_an_undecided_answer_never_agrees_with_a_negative_gold() -> None:
+    answer = (
+        "The excerpt does not mention any acquisition; it is therefore not possible to "
+        "confirm whether Orrin completed any."
+    )
+    assert detect(answer, YES_NO_Q, "No, there were none.").outcome == REFUSED
+    # the absence alone still agrees
+    plain = "The excerpt does not mention any acquisition."
+    assert detect(plain, YES_NO_Q, "No, there were none.").agrees_with_gold
+
+
 def test_a_long_answer_is_read_by_head_and_tail() -> None:
     middle = "Revenue, costs, and margins, as discussed, " * 2000
     decision = detect("I cannot answer that. " + middle + "Thanks.")

@@ -23,6 +23,7 @@ least 0.5; every rung but the judge gives exactly 0 or 1.
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -153,7 +154,7 @@ class QAAnswer(BenchmarkPlugin):
         if decision.refused and decision.refusal_class == "empty-structural":
             return self._refused(entry, decision, "catalog")
         verdict = grade(scorer, gold, answer, question)
-        if verdict.correct:
+        if verdict.correct and not (decision.refused and _is_year(verdict.matched)):
             return {"score": 1.0, "rung": verdict.rung, **entry, "matched": verdict.matched}
         if decision.agrees_with_gold:
             return {"score": 1.0, "rung": "negative-gold", **entry, "matched": gold}
@@ -274,6 +275,12 @@ def _verdict(decision: Decision | None, rung: str) -> dict[str, Any]:
         "refusal_cue": decision.cue if decision is not None else None,
         "refusal_rung": rung,
     }
+
+
+def _is_year(matched: str | None) -> bool:
+    """A match on a year only ("as of year-end 2022"): a date shared with the gold,
+    not its value, when the detector calls the answer a non-answer."""
+    return matched is not None and re.fullmatch(r"(?:19|20)\d\d", matched.strip()) is not None
 
 
 def _text_or_none(value: object) -> str | None:

@@ -17,13 +17,19 @@ sentence it was found in. The cues and exclusions are data, in
 3. Overrides, in order:
    - an absence or premise cue that says what a negative gold answer says ("there
      were no acquisitions") is an answer;
+   - the question's kind (`question_kind`) says what commits: a numeric question
+     with no figure at all, or a yes/no question that takes no side (no yes or no,
+     no figure, no statement of fact), is refused;
    - a definite answer of the question's kind (a figure in a clause with no cue for
-     a numeric question, an opening yes or no for a yes/no question, a plain claim
-     after a contrast for a text question) overrides the cues, unless a cue that the
-     work stopped comes after the last figure ("...; without revenue I can't
-     finish", class `partial-work`); a limitation about detail only ("the segment
-     split is not disclosed") after the figure does not;
-   - formula explanations and vague hedges count only when no figure is stated.
+     a numeric question, an opening yes or no for a yes/no question, two of the
+     gold's words for a text question) overrides the cues, unless a cue that the
+     work stopped, or an instruction to finish, comes after the last figure
+     ("...; without revenue I can't finish", class `partial-work`); a limitation
+     about detail only ("the segment split is not disclosed") after the figure
+     does not;
+   - formula explanations and vague hedges count only when no figure is stated
+     (for a text question: the metric's definition, or a hedge naming a kind of
+     thing).
 4. The strongest remaining cue decides: weight >= 0.75 `refused`, >= 0.5
    `undetermined`, else `answered`.
 """
@@ -43,8 +49,10 @@ from pytest_bizbench.scoring.refusal_catalog import (
     CLASSES,
     EXCLUSIONS,
     FILTERED_STOPS,
+    GENERIC_REFERENCE_CLAUSE,
     GENERIC_SUBSTITUTE,
     INFO,
+    LEAD_IN,
     NEGATIVE_GOLD,
     PARTIAL_WORK,
     PLACEHOLDERS,
@@ -69,6 +77,8 @@ NonAnswerJudge = Callable[[str, str, str], bool | None]
 _ABSENCE_CLASSES = frozenset(
     {"source-absence", "passive-unavailability", "insufficient-info", "rejects-premise"}
 )
+# classes that say the answer was not decided, whatever else it says
+_UNDECIDED = frozenset({"inability", "insufficient-info", "capability", "cutoff", "asks-input"})
 # classes that say the asked value is missing from what the model has
 _GAP_CLASSES = frozenset(
     {"source-absence", "passive-unavailability", "insufficient-info", "partial-work"}
@@ -141,6 +151,15 @@ _CLAIM = re.compile(
     r"\b(?:is|are|was|were|amounted|amounts|totaled|totalled|totals|reached|rose|fell"
     r"|increased|decreased|grew|declined|equals|equaled|came to|stood at|had|has|did|paid)\b"
 )
+# "..., so yes": a yes or no closing a clause
+_CONCLUDES_YES_NO = re.compile(r"\b(?:so|thus|therefore|hence|then|and|answer)\W+(?:yes|no)\W*$")
+# a finite verb of a statement of fact: a claim verb or a past tense
+_FINITE = re.compile(
+    r"\b(?:is|are|was|were|has|had|have|does|did|do|amounted|totaled|totalled|reached|paid"
+    r"|will|remains?|holds?|owns?|operates?|reports?|records?|shows?|expects?|\w{3,}ed"
+    r"|bought|sold|made|took|gave|grew|rose|fell|spent|kept|held|won|lost|became|began|met"
+    r"|cut|set|got|went|came|brought|built|drew|led|left|sent|paid|raised|issued)\b"
+)
 _HEDGE = re.compile(
     r"\b(?:may|might|could|would|should|can|recommend|suggest|check|consult|refer|see"
     r"|typically|usually|generally|often|you|probably|likely|perhaps)\b"
@@ -165,7 +184,8 @@ _RANGE = re.compile(
     rf"\bbetween\s*{_NUMBER}\s*and\s*{_NUMBER}|(?<!from )(?<!\d){_NUMBER}\s*(?:-|–|to)\s*{_NUMBER}"
 )
 _NOT_THIS_VALUE = re.compile(
-    r"^(?:if|suppose|supposing|assuming|assume|say|imagine)\b|\b(?:for example|for instance"
+    r"^(?:if(?! (?:i|my) (?:recall|remember|memory))|suppose|supposing|assuming|assume|say"
+    r"|imagine)\b|\b(?:for example|for instance"
     r"|e\.g\.|hypothetical\w*|illustrat\w*|industry average|industry norm|most companies)\b"
     r"|\b(?:typically|generally|usually|often|tends? to|in general|on average)\b.*\b(?:companies"
     r"|firms|businesses|industry|industries|peers|sector|banks|lenders|automakers|retailers"
@@ -174,6 +194,8 @@ _NOT_THIS_VALUE = re.compile(
     r"|retailers|producers|most|many)\b.*\b(?:typically|generally|usually|often|tend to"
     r"|in general|on average)\b"
 )
+# zero in words is a figure: "None.", "Zero"
+_ZERO = re.compile(r"^(?:none|zero|nil)$")
 # figures that are no value: dates written with slashes, "100% sure"
 _NOT_A_VALUE = re.compile(
     r"\b\d{1,2}/\d{1,2}/\d{2,4}\b|\b100 ?%(?= (?:sure|certain|confident|accurate|correct))"
@@ -181,6 +203,11 @@ _NOT_A_VALUE = re.compile(
 _FORMULA = re.compile(
     r"\b(?:divide|divided|dividing|multiply|multiplied|multiplying|times|average of|formula"
     r"|calculated|computed)\b|[=×÷*/]"
+)
+# an instruction to finish the work: "to get the ratio, divide revenue by 535"
+_INSTRUCTION = re.compile(
+    rf"^{LEAD_IN}(?:(?:you|one|we) (?:would |should |can |could |must |then |just )?"
+    r"(?:need to |have to |want to )?)?(?:divide|subtract|multiply|add|take|sum|plug|apply)\b"
 )
 _CONSTANT = re.compile(r"(?<![\d.,])(?:1|2|4|12|100|365|1,000)(?![\d.,]*\d)(?!\s*%)")
 _WORD = re.compile(r"[a-z0-9&]+")
@@ -234,6 +261,11 @@ _SAYS_YES_NO = re.compile(
 # classes in which the model itself declines: an opening "no" before them is no answer
 _MODEL_DECLINES = frozenset(
     {"inability", "capability", "cutoff", "advice-refusal", "asks-input", "redirect"}
+)
+_WHICH_QUESTION = re.compile(
+    r"^(?:which|who|whom|where|what (?:type|kind|sort|category|segment|region|product|business"
+    r"|division|unit)s?\b|what (?:is|was|were|are) the (?:main|primary|biggest|largest|key"
+    r"|principal) (?:driver|reason|cause|factor|source|contributor)s?\b)"
 )
 _NUMERIC_QUESTION = re.compile(
     r"\b(?:how much|how many|what (?:is|was|were|are) (?:the )?(?:\w+ ){0,6}?(?:amount|ratio"
@@ -299,13 +331,34 @@ def detect(
         return Decision(REFUSED, "empty-structural", None)
     clauses = _clauses(answer)
     hits = _hits(clauses)
-    kind = _kind(question, gold)
+    kind = question_kind(question, gold)
     hit_positions = {hit.position for hit in hits if hit.cls.slug not in _NO_FIGURE_CLASSES}
     figures = [c.position for c in clauses if c.position not in hit_positions and _answers(c)]
     figures = _same_period(figures, clauses, hits)
+    if figures and gold and kind == "numeric":
+        steps_left = [
+            c for c in clauses if c.position >= max(figures) and _INSTRUCTION.match(c.text)
+        ]
+        if steps_left and not answers.grade("numeric", gold, answer, question).correct:
+            # a step, then how to finish: the work stopped short of the value
+            return Decision(REFUSED, PARTIAL_WORK.slug, _cut(steps_left[-1].sentence))
     if figures or kind not in ("numeric", "any", "yes-no"):
-        hits = [hit for hit in hits if hit.cls.slug not in _NO_FIGURE_CLASSES]
-    if kind == "numeric" and not any(_states_figure(_commits(c.text)) for c in clauses):
+        # a text answer's explanation of the metric counts; its hedge only when it names
+        # a kind of thing, not a thing ("probably a large firm", not "probably KPMG")
+        generic = {c.position for c in clauses if GENERIC_REFERENCE_CLAUSE.match(c.text)}
+        hits = [
+            hit
+            for hit in hits
+            if hit.cls.slug not in _NO_FIGURE_CLASSES
+            or (
+                kind == "text"
+                and not figures
+                and (hit.cls.slug == GENERIC_SUBSTITUTE.slug or hit.position in generic)
+            )
+        ]
+    if kind == "numeric" and not any(
+        _states_figure(_commits(c.text)) or _ZERO.match(c.text) for c in clauses
+    ):
         # no committed figure at all for a numeric question (none, or only bounds,
         # ranges, formula constants, examples): no value was given, whatever the
         # wording; a cue anywhere names the class
@@ -314,13 +367,21 @@ def detect(
             slug = VAGUE_ESTIMATE.slug if vague else GENERIC_SUBSTITUTE.slug
             return Decision(REFUSED, slug, _cut(clauses[0].sentence))
         best = max(hits, key=lambda hit: (hit.cls.strength, -hit.position[0], -hit.position[1]))
-        if _agrees(best, clauses, gold):
+        if _agrees(best, hits, clauses, gold):
             return Decision(ANSWERED, agrees_with_gold=True)
         return Decision(REFUSED, best.cls.slug, _cut(best.sentence))
     if not hits:
+        if (
+            kind == "yes-no"
+            and _AUX.match(normalize(question))
+            and not figures
+            and not _takes_a_side(clauses)
+        ):
+            # neither yes nor no, no figure, no statement of fact: a hedge
+            return Decision(REFUSED, VAGUE_ESTIMATE.slug, _cut(clauses[0].sentence))
         return Decision(ANSWERED)
     best = max(hits, key=lambda hit: (hit.weight, -hit.position[0], -hit.position[1]))
-    if _agrees(best, clauses, gold):
+    if _agrees(best, hits, clauses, gold):
         return Decision(ANSWERED, agrees_with_gold=True)
     # what the gold adds to the question: its topic words name no answer
     gold_words = _content_words(gold) - _content_words(question) if kind == "text" else set()
@@ -382,10 +443,13 @@ def hook_nonanswer_judge(judge: JudgeFn) -> NonAnswerJudge:
     return decide
 
 
-def _agrees(best: _Hit, clauses: list[_Clause], gold: str) -> bool:
+def _agrees(best: _Hit, hits: list[_Hit], clauses: list[_Clause], gold: str) -> bool:
     """A premise rejection, or an absence of the asked thing itself, that says what a
-    negative gold answer says."""
+    negative gold answer says; not when the answer also says it cannot decide ("...
+    so I can't confirm whether it made any")."""
     if not gold or best.cls.slug not in _ABSENCE_CLASSES or not _negative(gold):
+        return False
+    if any(hit.cls.slug in _UNDECIDED for hit in hits):
         return False
     if best.cls.slug == "rejects-premise":
         return True
@@ -441,6 +505,8 @@ def _hits(clauses: list[_Clause]) -> list[_Hit]:
         for cls, patterns in _PATTERNS:
             if cls.slug == "capability" and EXCLUSIONS["role-opener"].match(clause.text):
                 continue
+            if cls.slug == "redirect" and _states_figure(_commits(clause.text)):
+                continue  # a figure with its source: a pointer, not a redirect
             if any(p.match(clause.text) for p in patterns):
                 hits.append(
                     _Hit(cls, clause.position, cls.strength * place, clause.sentence, detail_only)
@@ -449,11 +515,15 @@ def _hits(clauses: list[_Clause]) -> list[_Hit]:
     return hits
 
 
-def _kind(question: str, gold: str) -> str:
-    """`yes-no`, `numeric`, `text`, or `any` when neither question nor gold says."""
+def question_kind(question: str, gold: str) -> str:
+    """`yes-no`, `numeric`, `text`, or `any` when neither question nor gold says. A
+    question that asks which thing ("which segment ...", "what type of ...") is `text`
+    even when its gold adds a figure."""
     norm_gold, norm_question = normalize(gold), normalize(question)
     if _YES_NO.match(norm_gold) or (not gold and _AUX.match(norm_question)):
         return "yes-no"
+    if _WHICH_QUESTION.match(norm_question):
+        return "text"
     if gold:
         return "numeric" if _states_figure(norm_gold) else "text"
     if _NUMERIC_QUESTION.search(norm_question):
@@ -482,8 +552,11 @@ def _commitment(
         return DEFINITE
     if figures and kind != "text":
         return DEFINITE
+    # one shared word may be chance ("lower", "defense"); two name the gold's answer
+    named = min(2, len(gold_words))
     if gold_words and any(
-        c.position not in cued and gold_words & set(_WORD.findall(c.text)) for c in clauses
+        c.position not in cued and len(gold_words & set(_WORD.findall(c.text))) >= named
+        for c in clauses
     ):
         return DEFINITE
     first_cue = min(cued)
@@ -500,9 +573,24 @@ def _commitment(
     return None
 
 
+def _takes_a_side(clauses: list[_Clause]) -> bool:
+    """A yes or a no, or a statement of fact (a finite verb, no hedge)."""
+    return any(
+        _YES_NO.match(c.text)
+        or _SAYS_YES_NO.search(c.text)
+        or _CONCLUDES_YES_NO.search(c.text)
+        or (bool(_FINITE.search(c.text)) and not _HEDGE.search(c.text))
+        for c in clauses
+    )
+
+
 def _content_words(gold: str) -> set[str]:
     """The words of a text gold answer that name something (not function words)."""
-    return {w for w in _WORD.findall(normalize(gold)) if len(w) > 3 and w not in _FUNCTION_WORDS}
+    return {
+        w
+        for w in _WORD.findall(normalize(gold))
+        if len(w) > 3 and w not in _FUNCTION_WORDS and not w.isdigit()
+    }
 
 
 def _answers(clause: _Clause) -> bool:

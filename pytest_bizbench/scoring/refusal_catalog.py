@@ -33,7 +33,7 @@ SOURCE = (
     r"|filing|filings|report|reports|10-k|10-q|8-k|statement|statements|page|pages|snippet"
     r"|snippets|extract|extracts|material|materials|source|sources|evidence|information|data"
     r"|disclosure|disclosures|notes|table|tables|section|sections|content|record|records"
-    r"|it|they)"
+    r"|it|they|them)"
 )
 NEG = r"(?:does not|do not|did not|cannot|could not|fails? to|failed to|never|will not|has not)"
 ADV = r"(?:(?:appear|seem) to |actually |explicitly |specifically |directly |clearly |itself )?"
@@ -42,7 +42,8 @@ SHOW = (
     r"(?:contain|include|provide|mention|specify|state|disclose|give|list|show|report|cover"
     r"|detail|break (?:out|down)|reference|present|offer|address|have|discuss|say|tell|note"
     r"|indicate|reveal|quantify|itemi[sz]e|separate|split out|spell out|make available"
-    r"|supply|allow|permit|let|name|identify|cite|describe|explain|clarify|confirm|touch on)"
+    r"|supply|allow|permit|let|name|identify|cite|describe|explain|clarify|confirm|touch on"
+    r"|get into|go into|deal with|speak to|talk about|bring up|raise|refer to)"
 )
 # participles of being made available
 SHOWN = (
@@ -51,6 +52,7 @@ SHOWN = (
     r"|identified|separated|split out|discussed|addressed|covered|published|captured"
     r"|spelled out|spelt out|indicated|revealed|contained|present|visible|known|made"
     r"|released|filed|issued|out yet|yet available|shared|supplied|attached|sent|named"
+    r"|brought up|raised|referenced|cited|noted|touched on|dealt with|talked about"
     r"|there|here)"
 )
 # verbs of the model producing an answer
@@ -61,7 +63,9 @@ ANSWER = (
     r"|ascertain|establish|specify|speak to|comment on|answer that|be certain|be sure"
     r"|reliably|accurately|precisely|definitively|confidently|responsibly|finish|complete"
     r"|help|assist|speculate|guess|venture|hazard|commit to|finalize|finalise|conclude"
-    r"|recommend|advise|suggest|endorse|predict|forecast|foresee|project)"
+    r"|recommend|advise|suggest|endorse|predict|forecast|foresee|project|check|look up"
+    r"|look into|name|recall|remember|pin down|weigh in|settle|access|see|pull|close"
+    r"|wrap up)"
 )
 MODEL_CANNOT = (
     r"(?:cannot|can not|could not|am unable to|are unable to|was unable to|were unable to"
@@ -72,7 +76,8 @@ MODEL_CANNOT = (
 DETERMINED = (
     r"(?:determined|calculated|computed|answered|derived|established|ascertained|inferred"
     r"|assessed|confirmed|verified|identified|quantified|known|completed|finished|worked out"
-    r"|estimated|found|stated|given|provided|finalized|finalised|concluded|pinned down)"
+    r"|estimated|found|stated|given|provided|finalized|finalised|concluded|pinned down"
+    r"|settled|resolved|decided|checked|named)"
 )
 INFO = (
     r"(?:information|data|details?|figures?|numbers?|values?|amounts?|mention|disclosure"
@@ -91,7 +96,8 @@ LEAD_IN = (
     r"|(?:based on|according to|from|in|within|looking at|having reviewed|after reviewing"
     r"|reviewing|given|with|without|as of|for|on|regarding|as for|as to|while|although"
     r"|though|since|because|even though|despite|to|as far as|to my knowledge|to the best of"
-    r"|at this time|at the moment|currently|right now|for now)\b[^,;:]{0,80}[,;:]\s*)*"
+    r"|at this time|at the moment|currently|right now|for now)\b"
+    r"(?:[^,;:]{0,80}[,;:]\s*|[^,;:]{0,80}? (?=(?:i|we|you|one) )))*"
 )
 
 # a noun phrase opening a clause: the asked figure, up to 16 words
@@ -102,6 +108,12 @@ NOT_DERIVABLE = (
     r"(?:determinable|derivable|computable|calculable|answerable|knowable|ascertainable"
     r"|undeterminable|indeterminable|unanswerable|unknowable|undetermined|indeterminate"
     r"|not possible to (?:determine|calculate|compute|derive|know|say))"
+)
+
+# where a figure is published: the documents a redirect sends the user to
+DOC = (
+    r"(?:10-k|10-q|8-k|filings?|reports?|statements?|proxy|notes?|website|site|pages?|releases?"
+    r"|database|edgar|section|item \d+|terminal|disclosures?|portal)"
 )
 
 # --- classes ---------------------------------------------------------------------------
@@ -133,9 +145,18 @@ INABILITY = CueClass(
         rf"{ME} have no (?:\w+ )?(?:way|means|answer|figure|number|idea|{INFO})",
         rf"{ME} (?:am|are) (?:unable|not able) to",
         rf"(?:unable|not able) to (?:\w+ )?{ANSWER}",
-        r"no idea\b|(?:cannot|can not) (?:say|answer|tell|determine|know)\b|not sure\s*[.!]?$",
+        rf"no idea\b|(?:cannot|can not) (?:\w+ )?{ANSWER}\b|not sure\s*[.!]?$"
+        r"|who (?:knows|can say)\b",
+        rf"not (?:something|a (?:detail|figure|number|thing|question)|{INFO}) (?:that )?{ME}"
+        r" (?:can|could|am able to|would|know)\b",
+        rf"(?:{NP}(?:is|are|was|were) )?(?:not )?(?:something|a (?:detail|figure|number|thing"
+        rf"|question)|information|{INFO}) (?:that )?{ME} (?:{MODEL_CANNOT}|have no|do not|did not"
+        r"|lack|am not|know nothing)",
+        rf"{ME} (?:lack|have no|do not have|have little) (?:\w+ )?(?:visibility|insight|knowledge"
+        r"|record|access|sight|view)\b",
         rf"{ME} (?:will|would) not (?:be )?(?:able to )?(?:\w+ )?{ANSWER}",
-        r"(?:it is|it would be) (?:not possible|impossible|not feasible|difficult|hard|unclear)"
+        r"(?:it is|it would be) (?:\w+ )?(?:not possible|impossible|not feasible|difficult|hard"
+        r"|unclear)"
         rf" (?:for me )?to (?:\w+ )?{ANSWER}",
         rf"{ME} (?:am|are) not (?:\w+ )?(?:confident|certain|sure|comfortable|willing"
         r"|in a position)"
@@ -152,6 +173,9 @@ INABILITY = CueClass(
         rf"{ME} (?:would )?(?:prefer|choose|have) (?:not )?to (?:decline|pass|refrain|abstain)"
         r"|(?:i|we) (?:would )?prefer not to\b|(?:i|we) (?:must|have to|will) decline\b",
         rf"{ME} (?:do|did) not have\b",
+        rf"{ME} (?:lack|am missing|am without|are missing|are without)\b",
+        rf"(?:{ME} )?(?:do|did) not know\b|no clue\b|(?:{ME} (?:am|are) )?(?:uncertain|unsure"
+        r"|not certain)\s*[.!]?$",
         rf"{NP}(?:is|are|was|were) (?:not something|beyond what|outside what|more than) (?:that )?"
         rf"{ME} (?:can|could|am able)",
     ),
@@ -166,7 +190,12 @@ SOURCE_ABSENCE = CueClass(
         rf"{SOURCE} (?:\w+ ){{0,3}}?{NEG} {ADV}(?:\w+ )?{SHOW}\b",
         rf"{SOURCE} (?:\w+ ){{0,3}}?{NEG}\s*$",
         rf"{SOURCE} (?:\w+ ){{0,3}}?only (?:covers?|includes?|contains?|shows?|discuss(?:es)?"
-        r"|provides?|lists?|reports?|mentions?|gives?|has|have|deals? with|addresses)\b",
+        r"|provides?|lists?|reports?|mentions?|gives?|has|have|deals? with|addresses|goes"
+        r"|runs|extends|reaches|gets)\b",
+        rf"{SOURCE} (?:\w+ ){{0,3}}?(?:is|are|was|were) (?:only )?(?:limited|restricted|confined)"
+        r" to\b",
+        rf"all (?:that )?{ME} (?:have|had|was given|were given|got|can see|see|was shown"
+        r"|were shown) (?:is|are|was|were)\b",
         rf"only (?:the )?(?:[\w&'-]+ ){{0,4}}(?:is|are|was|were) (?:{SHOWN}|covered)\b",
         rf"{SOURCE} (?:\w+ ){{0,3}}?(?:is|are|was|were) (?:ambiguous|unclear|vague|inconclusive"
         r"|incomplete)\b",
@@ -178,6 +207,21 @@ SOURCE_ABSENCE = CueClass(
         r"|presents?) (?:no|none|nothing|not any)\b",
         rf"nothing (?:in|within|on|from) (?:the |this |these |those |any )?(?:[\w-]+ ){{0,3}}?"
         rf"(?:{SOURCE})",
+        rf"nothing (?:(?:that )?{ME} (?:was|were|have been|have|had) (?:given|shown|provided|sent"
+        r"|seen|read)|(?:\w+ ){0,3}?(?:here|provided|given|shared|supplied)) (?:\w+ )?(?:speaks?"
+        r"|mentions?|address(?:es)?|covers?|says|touch(?:es)?|discuss(?:es)?|refers?|relates?"
+        r"|gives?|shows?|provides?|states?|bears?)\b",
+        rf"{SOURCE} [^.;]{{0,80}}?\b(?:says|mentions|states|discloses|gives|shows|provides"
+        r"|contains|includes|reports|offers) (?:nothing|no (?:\w+ )?(?:mention|word|detail"
+        r"|information|data|figures?))\b",
+        rf"{SOURCE} [^.;]{{0,80}}? (?:and|but|yet) (?:\w+ )?{NEG} {ADV}(?:\w+ )?{SHOW}\b",
+        rf"what {ME} (?:could not|cannot|did not|do not|was unable to|am unable to) (?:\w+ )?"
+        r"(?:find|see|locate|spot|get)\b",
+        rf"{SOURCE} (?:\w+ ){{0,3}}?(?:only )?(?:covers?|includes?|contains?|shows?|discuss(?:es)?"
+        r"|provides?|lists?|reports?|gives?|has|have|deals? with|address(?:es)?)"
+        r" [^.;]{1,60}\bonly$",
+        rf"{NP}(?:is|are|falls?|lies?|goes|sits?) (?:beyond|outside) (?:the scope of )?what"
+        rf" (?:{SOURCE}|{ME})\b",
         rf"(?:none|neither) of (?:the |these |those )?(?:[\w-]+ ){{0,3}}?(?:{SOURCE})",
         r"no (?:\w+ )?(?:excerpt|passage|page|document|section|table|part|filing|statement"
         r"|line item|note)s? (?:\w+ )?(?:mentions?|contains?|includes?|provides?|gives?|shows?"
@@ -186,7 +230,8 @@ SOURCE_ABSENCE = CueClass(
         rf"no (?:specific |relevant |explicit |direct |such |separate |detailed |clear )?{INFO}"
         r" (?:regarding|about|on|for|concerning|related to|relating to|of|as to)\b",
         rf"{NP}(?:is|are|falls?|lies?|goes) (?:beyond|outside) (?:the scope of )?(?:{SOURCE}|my\b)",
-        r"there (?:is|was|appears to be|seems to be) nothing (?:on|about|regarding|for|concerning"
+        r"there (?:is|was|appears to be|seems to be) nothing (?:here |in here |there )?(?:on"
+        r"|about|regarding|for|concerning"
         r"|relating|related|in|that)\b",
         rf"{ME} (?:could not|cannot|did not|do not|was unable to|were unable to|am unable to"
         rf"|failed to) (?:\w+ )?(?:find|locate|see|spot|identify|come across|find any)\b",
@@ -215,12 +260,18 @@ PASSIVE_UNAVAILABILITY = CueClass(
         rf"{NP}(?:is|are|was|were) (?:not|nowhere) (?:part of|in|within|among|anywhere in"
         rf"|found in|contained in|present in|to be (?:seen|found)) {SOURCE}",
         rf"{NP}(?:is|are|was|were) nowhere to be (?:seen|found)",
+        r"no (?:[\w&'-]+ ){1,3}?(?:is|are|was|were|has been|have been|gets?) (?:\w+ )?"
+        r"(?:mentioned|disclosed|given|provided|listed|stated|shown|named|identified|cited"
+        r"|referenced|specified|included|brought up|discussed)\b",
         rf"(?:not|never) (?:\w+ )?(?:{SHOWN})\b",
         rf"{SHORT_NP}(?:not|nowhere) (?:\w+ )?(?:{SHOWN})\b(?! (?:by|to|that|because|for))",
         rf"{NP}(?:(?:is|are|was|were) )?(?:unavailable|unknown|undisclosed|unreported"
         rf"|unstated|unspecified|missing|absent|lacking|omitted|redacted)\b",
         rf"neither [^.;]{{1,60}}? nor [^.;]{{1,60}}? (?:is|are|was|were) (?:\w+ )?(?:{SHOWN})",
+        rf"{NP}(?:is|are|was|were) not (?:part of|in|among|within) (?:what|anything) (?:{ME}"
+        rf"|{SOURCE})",
         r"(?:unavailable|unknown|undisclosed|unreported|unstated|unspecified|not available"
+        r"|unconfirmed|unverified|unverifiable"
         r"|missing|absent|n/a|not provided|not given)(?:\s*[.!]?$| (?:in|from|within|on) )",
         r"(?:n/a|none given|no data|no answer|not applicable)\s*[.!]?$",
     ),
@@ -236,11 +287,10 @@ INSUFFICIENT_INFO = CueClass(
         rf" |adequate )?(?:\w+ )?{INFO}",
         rf"{NP}(?:is|are|was|were|remains?) (?:not |still )?{NOT_DERIVABLE}",
         rf"(?:[\w$%&'./-]+ ){{0,6}}?not {NOT_DERIVABLE}",
-        rf"there is no (?:\w+ )?(?:way|means|basis) (?:to|for|of) (?:\w+ )?(?:{ANSWER}|calculat"
-        r"|comput|determin|deriv|estimat)",
+        r"there is no (?:\w+ )?(?:way|means|basis|grounds?)\b",
         r"there (?:may|might|would|will|does|do|did) not (?:\w+ )?be (?:\w+ )?(?:enough|sufficient"
         r"|adequate|any)\b",
-        rf"{NP}(?:remains?|is|are|was|were|left) (?:undetermined|unknown|unclear|uncertain"
+        rf"{NP}(?:remains?|stays?|is|are|was|were|left) (?:undetermined|unknown|unclear|uncertain"
         r"|unresolved|open|incomplete|unanswered)\b",
         rf"(?:more|additional|further|other|extra) (?:\w+ )?{INFO} (?:\w+ )?(?:would be|is|are"
         r"|will be|would have to be) (?:needed|required|necessary)",
@@ -258,12 +308,14 @@ INSUFFICIENT_INFO = CueClass(
         r"|inconclusive)\b",
         rf"{NP}(?:is|are|was|were|remains?) inconclusive\b",
         r"there (?:is|was) not (?:enough|sufficient)\b",
+        rf"(?:unclear|uncertain|not clear|no (?:\w+ )?{INFO}(?: available| given| provided)?)"
+        r"\s*[.!]?$",
         r"(?:it is|this is|that is|it remains|which is) (?:\w+ )?(?:unclear|not clear|uncertain"
         r"|ambiguous)\b",
         r"(?:unclear|not clear|uncertain) (?:from|based on|given|in|whether|what|who|which|how)\b",
-        rf"(?:not possible|impossible|not feasible) to (?:\w+ )?{ANSWER}",
+        rf"(?:not possible|impossible|not feasible) (?:for (?:me|us) )?to (?:\w+ )?{ANSWER}",
         r"(?:the )?(?:question|query|request|answer) (?:cannot|can not|could not) be"
-        r" (?:answered|determined|given)",
+        rf" (?:\w+ )?{DETERMINED}",
         r"(?:[\w-]+ ){0,4}(?:is|are|was|were) not derivable\b",
     ),
     stops_work=True,
@@ -308,6 +360,8 @@ CAPABILITY = CueClass(
     (
         r"(?:as|being) (?:an? )?(?:ai|artificial intelligence|language model|large language"
         r" model|llm|text-based|virtual assistant|ai assistant|chatbot|machine)",
+        r"(?:as|being) (?:an? |just an? |only an? )(?:[\w-]+ ){0,2}(?:model|assistant|bot|ai"
+        r"|program)\b",
         rf"{ME} (?:am|are) (?:just |only |merely )?(?:an? )?(?:ai|artificial intelligence"
         r"|language model|large language model|llm|text-based|virtual assistant|chatbot"
         r"|ai assistant)",
@@ -351,8 +405,7 @@ REDIRECT = CueClass(
         r"(?:you|one) (?:\w+ )?(?:can|could|may|might|should|will) (?:get|pull up|download|access"
         r"|read)\b",
         r"(?:[\w'&.-]+ ){0,8}(?:is|are) where (?:you|one|investors)"
-        r" (?:would|can|could|will|should) (?:find|see"
-        r"|look)",
+        r" (?:would|can|could|will|should) (?:\w+ ){0,2}?(?:find|see|look|check)",
         rf"{NP}(?:would|will|should|may|might) have (?:it|this|that|the (?:\w+ )?(?:figure|number"
         r"|data|answer|details|information|value))\b",
         rf"{NP}(?:usually|typically|normally|generally) (?:publish|post|report|disclose|list"
@@ -365,16 +418,46 @@ REDIRECT = CueClass(
         r"|provider|edgar)s? (?:\w+ ){0,3}(?:publishes|posts|lists|has|carries|provides|shows"
         r"|contains|reports|includes|will have|should have) (?:it|this|that|these|those|the"
         r" (?:\w+ )?(?:figure|number|data|details|information|breakdown|answer|table))\b",
-        r"(?:which|this|that|it|there) is (?:the|where|a good) (?:\w+ )?(?:place|source|where)"
-        r" to (?:look|check|find|go)",
+        r"(?:which|this|that|it|there) is (?:where|(?:the|a good|the right|the best)"
+        r" (?:\w+ )?(?:place|source)) (?:to|you|one) (?:\w+ )?(?:look|check|find|go|see)",
+        r"(?:[\w$%&'./-]+ ){0,10}?(?:is|are|gets?|get) (?:\w+ )?(?:disclosed|reported|public"
+        r"|available|listed"
+        r"|published|announced|posted|shown|presented|found|covered|documented|detailed)"
+        rf" (?:\w+ )?(?:in|on|via|through|at|under) (?:[\w'&-]+ ){{0,5}}?{DOC}\b",
+        rf"(?:the|its|their|a|an|each|[\w&.-]+'s) (?:[\w'&-]+ ){{0,5}}?{DOC} (?:\w+ ){{0,4}}?"
+        r"(?:names?|lists?|shows?|discloses?|reports?|gives?|has|have"
+        r"|contains?|includes?|will (?:settle|answer|show|give)|would (?:settle|answer|show|give)"
+        r"|answers?|settles?) (?:it|this|that|them|the (?:\w+ )?(?:firm|name|answer|figure|number"
+        r"|details?|information|data))\b",
+        r"(?:\w+ ){0,8}?(?:the|a|your) (?:go-to|best|primary|authoritative|definitive|right"
+        r"|official) (?:\w+ )?(?:source|resource|place|reference)\b",
+        rf"(?:that|this|it|the \w+) (?:would|will|should) be (?:on|in) the (?:[\w'&-]+ ){{0,4}}?"
+        rf"{DOC}\b",
         r"(?:your|the|a) (?:best|safest|most reliable|surest|quickest) (?:bet|option|source|course"
         r"|place|route)\b",
         rf"{NP}(?:10-k|10-q|filing|annual report|report|statements?|release|website|page|edgar)"
         r"\b[^.;]{0,40}\b(?:has|have|contains?|includes?|lists?|shows?|provides?|reports?|gives?)"
         r" (?:both |all |the |these |those |this |that |each )?(?:\w+ )?(?:numbers?|figures?|data"
         r"|information|details?|amounts?|answer|values?)\b",
-        r"(?:it is|it would be|it may be) (?:best|advisable|better|worth|recommended|wise)"
-        r" (?:to )?(?:\w+ )?(?:check|consult|refer|look|review|verify|visit|confirm)",
+        r"(?:(?:it is|it would be|it may be) )?(?:best|advisable|better|worth|recommended|wise"
+        r"|safest) (?:is )?(?:to )?(?:\w+ )?(?:check|consult|refer|look|review|verify|visit|confirm"
+        r"|contact|ask|reach out)",
+        rf"(?:{ME} (?:would |will |can |could )?)?(?:refer|direct|point|send|redirect) you"
+        r" (?:to|toward)",
+        r"(?:{ME} )?(?:would |do |strongly )?(?:recommend|suggest|advise)\w* (?:checking|consulting"
+        r"|reviewing|looking|referring|visiting|contacting|reaching|asking|pulling|searching)",
+        r"(?:you|one|investors) (?:\w+ )?(?:would|should|can|could|may|might|will|need to)?"
+        r" ?(?:want to |need to |wish to |have to )?(?:reach out|contact|ask|call|email|write to"
+        r"|get in touch|talk to|speak (?:to|with)|inquire|enquire)\b",
+        r"(?:\w+ ){0,4}(?:something|one|a question|a detail|a point|a matter) (?:\w+ )?to"
+        r" (?:confirm|check|verify|ask|raise|look up|take up|clarify) (?:with|in|on|via|against)",
+        rf"{NP}(?:would|will|should|can|could|may|might) (?:be|appear|show up) (?:\w+ )?"
+        r"(?:in|on|within|under) (?:the|its|their|a|an) (?:[\w'&-]+ ){0,4}?(?:10-k|10-q|filings?"
+        r"|reports?|statements?|proxy|notes?|website|release|disclosures?|edgar|schedule)\b",
+        r"(?:[\w'&-]+ ){0,6}?(?:10-k|10-q|filing|report|statements?|statement of [\w ]{3,30}"
+        r"|proxy|note|website|release|edgar|schedule|database|site|page|terminal)"
+        r" (?:would|will|should) (?:show|list|disclose|report|give|have|contain|include|tell"
+        r"|confirm|name|identify|state|mention|carry)\b",
         r"(?:check|consult|refer to|look at|review|see|visit) (?:the|its|their|a|an|your)"
         r" (?:\w+ ){0,4}(?:10-k|10-q|filing|annual report|website|investor|sec|edgar"
         r"|financial statements|terminal|provider|database|source)",
@@ -396,17 +479,20 @@ ASKS_INPUT = CueClass(
         r"|send|upload|paste|attach|supply|include|point me|let me know|tell me)",
         r"(?:please|kindly) (?:\w+ )?(?:share|provide|give|send|upload|paste|attach|supply"
         r"|include|specify|clarify|let me know|tell me)",
-        r"(?:could|can|would) you (?:please )?(?:\w+ ){0,3}?(?:share|provide|give|send|upload|paste"
+        r"(?:[\w'-]+ ){0,4}?(?:could|can|would) you (?:please )?(?:\w+ ){0,3}?(?:share|provide|give"
+        r"|send|upload|paste"
         r"|attach|supply|include|specify|clarify|confirm|let me know|tell me|point me)",
         r"(?:once|when|should) you (?:\w+ )?(?:share|provide|give|send|upload|paste|attach"
         r"|supply|have)",
         rf"{ME} (?:would|will|\w+ would) (?:need|require) (?:you to|your|the user to)",
         r"(?:send|share|provide|give|paste|tell|show) me\b",
+        r"(?:share|send|provide|paste|upload|attach|forward|supply) (?:me |us |over )?(?:the|a|an"
+        r"|your|its|their|those|these|that|this|more|any)\b",
         r"let me know\b",
         rf"{ME} (?:need|require) (?:the|a|an|its|their|both|more|additional|further|to see"
         r"|access|your)\b",
         r"(?:send|share|provide|paste|upload|pass) (?:over|along|across)\b",
-        r"what (?:\w+ ){0,3}do you have\b",
+        r"what (?:[\w'-]+ ){0,4}do you have\b",
         r"do you have (?:the|a|an|its|their|access|any|those|these)\b",
         r"feel free to (?:\w+ )?(?:share|send|provide|paste|upload|attach)",
         r"can i (?:get|have|see)\b",
@@ -415,7 +501,8 @@ ASKS_INPUT = CueClass(
         r"(?:provide|share|send|give|paste|upload|supply|attach) (?:[\w&'/-]+ ){0,6}?(?:and|so"
         r"|then) (?:i|we) (?:will|can|could|would)",
         rf"(?:{ME} (?:would|will|am|are|can|could) (?:be )?)?(?:happy|glad|able|ready|pleased)"
-        r" to [^.;]{0,80}?\b(?:if|once|when|as soon as) you\b",
+        r" to [^.;]{0,80}?\b(?:if|once|when|as soon as) (?:you|(?:i|we) (?:have|get|see|receive"
+        r"|am given|are given))\b",
     ),
 )
 
@@ -452,7 +539,8 @@ ADVICE_REFUSAL = CueClass(
         r" (?:for|best left to"
         r"|better suited for|better suited to) (?:a|an|your)",
         rf"{ME} (?:do not|cannot|will not|never|do not ever) (?:give|provide|offer|make|share)"
-        r" (?:\w+ )?(?:stock picks?|recommendations?|advice|investment|buy|sell|tips)",
+        r" (?:\w+ )?(?:stock picks?|recommendations?|advice|investment|buy|sell|tips|opinions?"
+        r"|views?|judgm?ents?|ratings?|endorsements?|verdicts?)",
         r"(?:investment|financial|that|the|this|such|buying|trading) (?:\w+ )?decisions? (?:is|are)"
         r" (?:yours|your own|up to you|personal|a personal)",
         r"(?:this|that|it) (?:\w+ ){0,3}(?:request|question|ask) for (?:\w+ )?(?:investment"
@@ -480,11 +568,25 @@ GENERIC_SUBSTITUTE = CueClass(
         r"(?:divide|subtract|take|add|multiply|sum|average|compare)",
         rf"{NP}(?:(?:is|are|would|will|should|can|could|may)(?: \w+)? be|is|are|equals|measures"
         r"|means|refers to|reflects)\b"
-        r"[^.;]{0,120}\b(?:divided by|over|minus|less|as a (?:share|percentage|proportion"
+        r"[^.;]{0,120}\b(?:divided by|over|minus|less|plus|(?:the )?(?:sum|total|difference"
+        r"|product) (?:of|between)|as a (?:share|percentage|proportion"
         r"|fraction) of|ratio of|times|multiplied by|subtracting|dividing|relative to)\b",
         r"(?:generally|typically|usually|in general|broadly)\b",
     ),
     strength=0.9,
+)
+
+# a kind of thing named instead of the thing: "probably a large national firm", "one of
+# the Big Four", "most companies use ..."; the hedge of a text answer
+GENERIC_REFERENCE = (
+    r"(?:[\w'-]+ ){0,4}?(?:probably|likely|possibly|perhaps|maybe|presumably|typically|usually"
+    r"|generally|normally|often|most likely|almost certainly) (?:be |is |are |was |were )?"
+    r"(?:\w+ )?(?:a|an|one of|some|among|any|either)\b"
+    r"|(?:it |that |this )?(?:could|might|may) be (?:any|one) of\b"
+    r"|most (?:[\w'-]+ ){0,3}?(?:companies|firms|issuers|businesses|banks|retailers|peers"
+    r"|manufacturers|of them)\b"
+    r"|(?:[\w'-]+ ){0,4}?(?:typically|usually|generally|often|frequently|commonly|normally"
+    r"|tend to|tends to)\b"
 )
 
 VAGUE_ESTIMATE = CueClass(
@@ -507,6 +609,11 @@ VAGUE_ESTIMATE = CueClass(
         r"[^.;]{0,120}\b(?:probably|likely|plausibly|possibly|perhaps|maybe|presumably"
         r"|i would expect|i would guess|i guess|i suspect|i would imagine|roughly|somewhere"
         r"|on the order of|order of magnitude|ballpark|or so)\b",
+        GENERIC_REFERENCE,
+        r"(?:\w+ ){0,3}?(?:a |an )?toss-?up\b|(?:there is |there are )?(?:a|some) (?:decent|good"
+        r"|fair|reasonable|strong|high|real) (?:chance|probability|likelihood)\b",
+        r"(?:it|this|that|the \w+) (?:could|might|may|can) (?:have )?(?:gone|go|cut|swung|swing"
+        r"|be|been) (?:either|both) ways?\b",
     ),
     strength=0.8,
 )
@@ -529,6 +636,11 @@ PARTIAL_WORK = CueClass(
         r"(?:cannot|could not|unable to|not able to) (?:\w+ )?(?:finish|complete|proceed"
         r"|go further|go on|continue)\b",
         r"(?:\w+ ){0,6}(?:i|we) (?:will |would |must |have to |need to )?(?:stop|halt|leave it)\b",
+        r"[^.;]{0,100}?\bleave (?:\w+ ){0,3}?(?:open|undecided|unanswered|unresolved|there)\b",
+        r"[^.;]{0,80}?\b(?:once|until|when|after) (?:\w+ ){1,4}?(?:is|are|becomes?|gets?)"
+        r" (?:known|available|provided|given|disclosed|shared|supplied)\b",
+        rf"{NP}(?:would|will|is|are) (?:still |also |first )?(?:be )?(?:needed|required"
+        r"|necessary)\b",
         r"(?:there is|there can be|so there is|i have|we have) no (?:final|complete|resulting"
         r"|definitive|overall|end) (?:number|figure|answer|result|value|ratio|percentage)",
         rf"{NP}(?:needs|requires|would need|would require|depends on|hinges on)\b",
@@ -555,6 +667,16 @@ REJECTS_PREMISE = CueClass(
         r"(?:this|that|the) (?:question|premise) (?:is|seems) (?:not|mis|in)",
         r"(?:there is|there are|there was) no such (?:thing|metric|figure|line item|segment"
         r"|measure)",
+        r"(?:[\w$%&'./()-]+ ){0,8}?(?:is|are|was|were) not (?:really |quite )?(?:the right|a good"
+        r"|an appropriate|a fitting|a sensible|the proper) (?:\w+ )?(?:lens|measure|metric|way"
+        r"|yardstick|gauge|tool|question)\b",
+        r"(?:[\w$%&'./()-]+ ){0,8}?(?:makes?|made) (?:little|no) sense\b|(?:[\w$%&'./()-]+ ){0,8}?"
+        r"(?:has|have) no (?:real )?meaning\b",
+        r"(?:the |that |this |your )?(?:premise|question|assumption) (?:\w+ )?(?:is|seems|looks)"
+        r" (?:off|wrong|flawed|mistaken|misplaced|misguided|invalid)\b",
+        r"(?:[\w$%&'./()-]+ ){0,8}?(?:does|do) not (?:use|report|have|track|compute|publish)"
+        r" (?:a|an|such a|such|that|this|any such) (?:\w+ )?(?:metric|measure|ratio|line|concept"
+        r"|line item|kpi)\b",
     ),
 )
 
@@ -590,6 +712,9 @@ PLACEHOLDERS = frozenset(
 # provider stop reasons that mean the text was withheld
 FILTERED_STOPS = frozenset({"content_filter", "content-filter", "safety", "refusal"})
 
+# the one hedge that also makes a text answer a non-answer
+GENERIC_REFERENCE_CLAUSE = re.compile(rf"^{LEAD_IN}(?:{GENERIC_REFERENCE})")
+
 # --- exclusions ------------------------------------------------------------------------
 
 # Spans taken out before cues are read: quoted speech of others
@@ -614,7 +739,9 @@ EXCLUSIONS: dict[str, re.Pattern[str]] = {
 # an absence of the asked thing, not of information about it: "does not mention any
 # acquisitions" answers "there were none"; "is silent on acquisitions" does not
 ABSENT_THING = re.compile(
-    rf"\b(?:any|no|none|nor)\b(?! (?:\w+ )?{INFO}\b)(?! (?:of )?(?:the|these|those|it|them)\b)"
+    rf"\b(?:any|no|none|nor)\b(?! (?:\w+ )?(?:{INFO}|sources?|documents?|filings?|excerpts?"
+    r"|texts?|context|passages?|pages?)\b)"
+    r"(?! (?:of )?(?:the|these|those|it|them)\b)"
 )
 # a negative gold answer: absence is the answer ("there were none", "no, it did not")
 NEGATIVE_GOLD = re.compile(
