@@ -1,6 +1,6 @@
 """`bizbench merge`: reports of CI shards -> the report one run of every shard gives (SPEC §9).
 
-Saved documents go back through the aggregator and `controller.conclude`, the
+Saved documents go back through the aggregator and `judging.conclude`, the
 code a live run uses, with the benchmarks, thresholds and baseline of the
 pytest configuration in the current directory. Metrics are recomputed by each
 benchmark's own `compute()`, never averaged from the shards' metrics, so a
@@ -22,8 +22,8 @@ from pytest_bizbench import __version__
 from pytest_bizbench.agent_runs import AgentRuns, collect_agent_runs
 from pytest_bizbench.aggregate import Aggregator
 from pytest_bizbench.baseline import load_baseline, save_baseline
-from pytest_bizbench.controller import conclude
 from pytest_bizbench.gate import Completeness, check_threshold_names
+from pytest_bizbench.judging import conclude
 from pytest_bizbench.payload import ERROR
 from pytest_bizbench.registry import Registry, fingerprint
 from pytest_bizbench.report import RunResult, build_report, write_report
