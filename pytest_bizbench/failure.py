@@ -53,17 +53,28 @@ class ScoreBelowPassMark(CaseFailure):
         return f"{p.id} scored {score:.2f} on {p.benchmark} (model {p.model}): {why}"
 
     def describe(self) -> str:
-        rows = [
-            (name, entry)
-            for name, entry in flat_entries(self.payload.details)
-            if is_number(entry.get("score")) and float(entry["score"]) < 1.0
-        ]
+        rows = failing_fields(self.payload.details)
         lines = [self.headline()]
         if rows:
             width = max(len(name) for name, _ in rows)
-            lines += [f"  {name:<{width}}  {_describe(entry)}" for name, entry in rows]
+            lines += [f"  {name:<{width}}  {diff}" for name, diff in rows]
         lines += _check_lines(self.payload.details)
         return "\n".join(lines)
+
+
+def failing_fields(details: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """(field, "expected …, got …  (rung score)") of every field scored below 1: what a
+    failed item shows under its headline, and the HTML report beside its message."""
+    return [
+        (name, _describe(entry))
+        for name, entry in flat_entries(details)
+        if is_number(entry.get("score")) and float(entry["score"]) < 1.0
+    ]
+
+
+def failed_checks(details: Mapping[str, Any]) -> list[str]:
+    """An agent task's run count and failed assertions, one line each, unindented."""
+    return [line.strip() for line in _check_lines(details)]
 
 
 def _check_lines(details: Mapping[str, Any]) -> list[str]:

@@ -209,13 +209,13 @@ class MergeCommand:
         report = build_report(result, state.registry)
         try:
             write_report(report, self.output)
-            append_step_summary(result, state.registry)
+            append_step_summary(report, state.registry)
         except (OSError, TypeError, ValueError) as exc:
             self.lines.append(f"bizbench merge: cannot write {self.output}: {exc}")
             return 1
         self.lines += [
             f"merged {len(self.shards)} shards into {self.output}",
-            *text_table(summary_table(result, state.registry)),
+            *text_table(summary_table(report)),
             "bizbench gate: passed" if result.passed else "bizbench gate: FAILED",
             *(f"  {reason}" for reason in result.reasons),
         ]
