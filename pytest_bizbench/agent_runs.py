@@ -12,7 +12,6 @@ paths (`config.args`, so `testpaths` too) whose name matches
 from __future__ import annotations
 
 import fnmatch
-import math
 import os
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -24,6 +23,7 @@ import pytest
 from pytest_bizbench.casekinds import AGENT_TASK, RUNS_SUFFIX
 from pytest_bizbench.cases.model import CaseError
 from pytest_bizbench.config import RunFields
+from pytest_bizbench.figures import mean
 from pytest_bizbench.registry import Registry
 from pytest_bizbench.runstate import RunState
 from pytest_bizbench.stats import percentile
@@ -68,7 +68,7 @@ def _stats(values: Iterable[float | int | None]) -> dict[str, Any]:
         return {"n": 0, "mean": None, "p50": None, "p95": None}
     return {
         "n": len(ordered),
-        "mean": math.fsum(ordered) / len(ordered),
+        "mean": mean(ordered),
         "p50": percentile(ordered, 0.50),
         "p95": percentile(ordered, 0.95),
     }
@@ -96,7 +96,7 @@ def _per_task(records: Iterable[RunRecord], name: str) -> dict[str, float]:
         value = getattr(record, name)
         if record.task_id is not None and value is not None:
             values.setdefault(record.task_id, []).append(float(value))
-    return {task: math.fsum(v) / len(v) for task, v in values.items()}
+    return {task: mean(v) for task, v in values.items()}
 
 
 @dataclass(slots=True)
@@ -122,8 +122,8 @@ class AgentRuns:
             if not tasks:
                 out[name] = {"n": 0, "a": None, "b": None, "delta": None}
                 continue
-            mean_a = math.fsum(per_a[t] for t in tasks) / len(tasks)
-            mean_b = math.fsum(per_b[t] for t in tasks) / len(tasks)
+            mean_a = mean(per_a[t] for t in tasks)
+            mean_b = mean(per_b[t] for t in tasks)
             out[name] = {"n": len(tasks), "a": mean_a, "b": mean_b, "delta": mean_b - mean_a}
         return out
 

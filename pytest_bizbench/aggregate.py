@@ -71,10 +71,6 @@ class ReportDocument:
         parsed: dict[str, Any] = json.loads(self.details_json)
         return parsed
 
-    def may_flip(self) -> bool:
-        """Cheap pre-filter of flaky documents: their details say `"flip":true`."""
-        return '"flip":true' in self.details_json
-
     @property
     def metadata(self) -> dict[str, Any]:
         parsed: dict[str, Any] = json.loads(self.metadata_json)

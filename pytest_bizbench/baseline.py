@@ -15,6 +15,8 @@ from typing import Any
 import pytest
 
 from pytest_bizbench.aggregate import PASSED, ReportDocument
+from pytest_bizbench.details import FieldChange, FieldEntry, field_entries
+from pytest_bizbench.figures import fmt_number, plural
 from pytest_bizbench.gate import Completeness
 from pytest_bizbench.registry import Registry, fingerprint
 from pytest_bizbench.report.json_report import write_report
@@ -75,36 +77,25 @@ class Side:
         return cls(entry["version"], entry["fingerprint"], data["metrics"], data["documents"])
 
 
-def _field_scores(doc: Mapping[str, Any]) -> dict[str, Mapping[str, Any]]:
-    return {
-        name: entry
-        for name, entry in (doc.get("details") or {}).items()
-        if isinstance(entry, Mapping) and _is_number(entry.get("score"))
-    }
+def _field_scores(doc: Mapping[str, Any]) -> dict[str, FieldEntry]:
+    return field_entries(doc.get("details") or {})
 
 
-def _is_number(value: object) -> bool:
-    return isinstance(value, (int, float)) and not isinstance(value, bool)
-
-
-def _field_changes(base: Mapping[str, Any], cand: Mapping[str, Any]) -> dict[str, Any]:
+def _field_changes(base: Mapping[str, Any], cand: Mapping[str, Any]) -> dict[str, FieldChange]:
     """Per field whose score moved: both scores, the delta and both actual values."""
     before, after = _field_scores(base), _field_scores(cand)
-    changes: dict[str, Any] = {}
+    changes: dict[str, FieldChange] = {}
     for name in sorted(set(before) | set(after)):
         b = float(before[name]["score"]) if name in before else None
         c = float(after[name]["score"]) if name in after else None
         if b == c:
             continue
-        change: dict[str, Any] = {
-            "baseline": b,
-            "candidate": c,
-            "delta": (c or 0.0) - (b or 0.0),
-        }
-        for side, entries in (("baseline", before), ("candidate", after)):
-            if "actual" in entries.get(name, {}):
-                change[f"{side}_actual"] = entries[name]["actual"]
-        if "expected" in after.get(name, {}):
+        change: FieldChange = {"baseline": b, "candidate": c, "delta": (c or 0.0) - (b or 0.0)}
+        if name in before and "actual" in before[name]:
+            change["baseline_actual"] = before[name]["actual"]
+        if name in after and "actual" in after[name]:
+            change["candidate_actual"] = after[name]["actual"]
+        if name in after and "expected" in after[name]:
             change["expected"] = after[name]["expected"]
         changes[name] = change
     return dict(sorted(changes.items(), key=lambda kv: (kv[1]["delta"], kv[0])))
@@ -306,9 +297,10 @@ class Comparisons:
                 paired = c.get("paired") or {}
                 reasons.append(
                     f"regression: {name} (model {model}): {key} "
-                    f"{_num(c.get(f'baseline_{key}'))} -> {_num(c.get(f'candidate_{key}'))} "
-                    f"(delta {_num(c.get('delta'), '+.4f')}); paired mean delta "
-                    f"{_num(paired.get('mean_delta'), '+.4f')}, 95% CI "
+                    f"{fmt_number(c.get(f'baseline_{key}'), missing='n/a')} -> "
+                    f"{fmt_number(c.get(f'candidate_{key}'), missing='n/a')} "
+                    f"(delta {fmt_number(c.get('delta'), '+.4f', 'n/a')}); paired mean delta "
+                    f"{fmt_number(paired.get('mean_delta'), '+.4f', 'n/a')}, 95% CI "
                     f"{_ci_text(paired.get('ci95'))} over {paired.get('n', 0)} cases; "
                     f"accept it with {allow_flag} or re-baseline"
                 )
@@ -317,10 +309,6 @@ class Comparisons:
                     f"stale baseline: {name} (model {model}): {c.get('message', REBASELINE)}"
                 )
         return [*self.problems, *reasons]
-
-
-def _num(value: Any, spec: str = ".4f") -> str:
-    return format(value, spec) if _is_number(value) else "n/a"
 
 
 def _compare_all(
@@ -418,18 +406,14 @@ def save_refusal(completeness: Completeness, options: BaselineOptions) -> str | 
 def _incomplete(completeness: Completeness) -> str:
     parts = []
     if completeness.errors:
-        parts.append(_count(len(completeness.errors), "error"))
+        parts.append(plural(len(completeness.errors), "error"))
     if completeness.missing:
-        parts.append(_count(len(completeness.missing), "missing prediction"))
+        parts.append(plural(len(completeness.missing), "missing prediction"))
     if completeness.not_run:
         parts.append(f"{completeness.not_run} selected items never ran")
     if completeness.interrupted:
         parts.append("interrupted")
     return ", ".join(parts)
-
-
-def _count(n: int, noun: str) -> str:
-    return f"{n} {noun}{'' if n == 1 else 's'}"
 
 
 def nothing_to_save(options: BaselineOptions) -> tuple[bool, str] | None:

@@ -16,8 +16,13 @@ from pytest_bizbench.merge import MergeCommand, Shard
 from pytest_bizbench.report.html import render_html
 from pytest_bizbench.report.json_report import write_text_atomic
 from pytest_bizbench.report.markdown import markdown_table, render_markdown
-from pytest_bizbench.report.reader import ReportError, read_report, recorded_registry, run_result
-from pytest_bizbench.report.tables import comparison_notes, comparison_table, worst_table
+from pytest_bizbench.report.reader import ReportError, read_report, recorded_registry
+from pytest_bizbench.report.tables import (
+    comparison_notes,
+    comparison_table,
+    headline_of,
+    worst_table,
+)
 from pytest_bizbench.report.terminal import text_table
 from pytest_bizbench.scaffold import ScaffoldError, scaffold_benchmark
 from pytest_bizbench.settings import BaselineOptions
@@ -75,9 +80,9 @@ def _compare(args: argparse.Namespace) -> int:
     comparisons = compare_reports(baseline, candidate, options)
     if not comparisons.results and not comparisons.problems:
         return _fail("compare", "the reports share no benchmark and model to compare")
-    registry = recorded_registry(candidate)
+    headlines = {name: headline_of(entry) for name, entry in candidate["benchmarks"].items()}
     sections = [
-        ("Compared with the baseline", comparison_table(comparisons.results, registry)),
+        ("Compared with the baseline", comparison_table(comparisons.results, headlines)),
         ("Worst-regressed cases", worst_table(comparisons.results)),
     ]
     markdown = args.format == "markdown"
@@ -119,7 +124,8 @@ def _report(args: argparse.Namespace) -> int:
         report = read_report(Path(args.report))
     except ReportError as exc:
         return _fail("report", exc)
-    text = render_html(report) if args.format == "html" else render_markdown(*run_result(report))
+    render = render_html if args.format == "html" else render_markdown
+    text = render(report, recorded_registry(report))
     if args.output is None:
         sys.stdout.write(text)
         return 0

@@ -72,10 +72,13 @@ class PassageThresholds:
     contain: float = 0.90
     weak: float = 0.60
 
+    def as_dict(self) -> dict[str, float]:
+        """The thresholds by name, as both review benchmarks report them."""
+        return {"exact": self.exact, "contain": self.contain, "weak": self.weak}
+
     def problem(self) -> str | None:
         """Why these thresholds cannot work together, or None."""
-        values = {"exact": self.exact, "contain": self.contain, "weak": self.weak}
-        for name, value in values.items():
+        for name, value in self.as_dict().items():
             if not 0.0 <= value <= 1.0:
                 return f"{name} threshold {value} must be between 0 and 1"
         if self.weak > self.contain:

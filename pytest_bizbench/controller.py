@@ -11,39 +11,33 @@ import datetime as dt
 import fnmatch
 import platform
 import time
-from collections.abc import Generator, Mapping
+from collections.abc import Generator
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from pytest_bizbench.agent_runs import AgentRuns, agent_benchmarks, collect_agent_runs
+from pytest_bizbench.agent_runs import collect_agent_runs
 from pytest_bizbench.aggregate import (
     Aggregator,
-    ReportDocument,
-    metrics_by_benchmark,
-    paired_by_benchmark,
 )
 from pytest_bizbench.baseline import (
-    Comparisons,
-    accepts_verdicts,
-    compare_run,
     load_baseline,
     nothing_to_save,
     save_baseline,
 )
-from pytest_bizbench.baseline_coverage import coverage_reasons, missing_from_run
-from pytest_bizbench.gate import Completeness, Registered, evaluate_thresholds, gate_reasons
+from pytest_bizbench.gate import Completeness
 from pytest_bizbench.gate_outcome import report_gate
 from pytest_bizbench.items import parse_item_name
+from pytest_bizbench.judging import conclude
 from pytest_bizbench.payload import ERROR, PAYLOAD_KEY, DocumentPayload
 from pytest_bizbench.registry import late_registration, unloaded_registrar
 from pytest_bizbench.report import RunResult, build_report
 from pytest_bizbench.report.json_report import write_report_or_say
 from pytest_bizbench.report.markdown import append_step_summary
 from pytest_bizbench.report.terminal import write_summary
-from pytest_bizbench.runstate import RUN_STATE, RunState, runs_items
+from pytest_bizbench.runstate import RUN_STATE, runs_items
 
 CONTROLLER = pytest.StashKey["Controller"]()
 
@@ -65,59 +59,6 @@ def is_filtered(config: pytest.Config) -> bool:
     )
 
 
-def conclude(
-    documents: Mapping[tuple[str, str], list[ReportDocument]],
-    completeness: Completeness,
-    state: RunState,
-    baseline: Mapping[str, Any] | None,
-    run: dict[str, Any],
-    *,
-    runs: AgentRuns | None = None,
-) -> RunResult:
-    """Metrics, model pairs, thresholds, baseline verdicts and the gate of a run.
-
-    Shared by the controller and `bizbench merge`, so merged shards judge exactly
-    like one run.
-    """
-    registry, settings = state.registry, state.settings
-    metrics, problems = metrics_by_benchmark(documents, registry)
-    paired, pair_problems = paired_by_benchmark(documents, metrics, registry, settings.models)
-    runs = runs or AgentRuns()
-    agent = agent_benchmarks(registry)
-    paired = {name: runs.with_deltas(p) if name in agent else p for name, p in paired.items()}
-    registered = Registered(
-        {name: registry.target_labels(name) for name in registry.names},
-        sorted({label for docs in documents.values() for d in docs for label in d.payload.labels}),
-    )
-    # a shard judges only its own completeness: the merge judges the rest
-    thresholds = (
-        [] if settings.shard else evaluate_thresholds(settings.thresholds, metrics, registered)
-    )
-    comparisons = (
-        compare_run(documents, metrics, registry, baseline, settings.baseline)
-        if baseline is not None
-        else Comparisons()
-    )
-    accept = settings.shard or accepts_verdicts(completeness, settings.baseline)
-    verdicts = comparisons.reasons(settings.baseline, accept=accept)
-    missing = missing_from_run(baseline, documents.keys()) if baseline is not None else {}
-    coverage = coverage_reasons(
-        missing, judged=not (accept or completeness.filtered or settings.allow_missing)
-    )
-    problems = [*problems, *pair_problems, *verdicts, *coverage]
-    return RunResult(
-        documents=documents,
-        metrics=metrics,
-        thresholds=thresholds,
-        completeness=completeness,
-        reasons=gate_reasons(thresholds, completeness, problems),
-        run=run,
-        comparisons={**comparisons.results, **missing},
-        paired=paired,
-        runs={name: runs.summaries() for name in agent if runs.by_model},
-    )
-
-
 class Controller:
     def __init__(self, config: pytest.Config) -> None:
         self.config = config
@@ -127,6 +68,7 @@ class Controller:
         self.started_at = dt.datetime.now(dt.timezone.utc)
         self.started = time.perf_counter()
         self.result: RunResult | None = None
+        self.report: dict[str, Any] | None = None  # what the terminal section renders
         self.report_path: Path | None = None
         self.report_error: str | None = None
         self.baseline: dict[str, Any] | None = None
@@ -274,7 +216,7 @@ class Controller:
             self.report_path = path
         self.saved_baseline = save_baseline(report, completeness, state.settings.baseline)
         try:
-            append_step_summary(self.result, registry)
+            append_step_summary(report, registry)
         except OSError as exc:
             self.report_error = f"cannot append step summary: {exc}"
         reasons = [*self.result.reasons]
@@ -282,7 +224,8 @@ class Controller:
             reasons.append(self.report_error)
         if self.saved_baseline is not None and not self.saved_baseline[0]:
             reasons.append(self.saved_baseline[1])
-        self.result = replace(self.result, reasons=reasons)  # what the terminal shows
+        self.result = replace(self.result, reasons=reasons)
+        self.report = {**report, "gate": {"passed": not reasons, "reasons": reasons}}  # shown
         if completeness.collected:
             report_gate(session, reasons)
         if reasons and session.exitstatus == pytest.ExitCode.OK:
@@ -298,10 +241,10 @@ class Controller:
                 "(ini bizbench_case_patterns)",
                 yellow=True,
             )
-        if self.result is not None:
+        if self.report is not None:
             registry = self.config.stash[RUN_STATE].registry
             write_summary(
-                terminalreporter, self.result, registry, self.report_path, self.report_error
+                terminalreporter, self.report, registry, self.report_path, self.report_error
             )
         if self.saved_baseline is not None:
             saved, message = self.saved_baseline

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from typing import Any
 
+from pytest_bizbench.details import FieldEntry, flat_entries
 from pytest_bizbench.escape import terminal_block
+from pytest_bizbench.figures import is_number
 from pytest_bizbench.payload import DocumentPayload
 
 MAX_VALUE = 60
@@ -51,34 +53,28 @@ class ScoreBelowPassMark(CaseFailure):
         return f"{p.id} scored {score:.2f} on {p.benchmark} (model {p.model}): {why}"
 
     def describe(self) -> str:
-        rows = [
-            (name, entry)
-            for name, _, entry in _entries(self.payload.details)
-            if _is_number(entry.get("score")) and float(entry["score"]) < 1.0
-        ]
+        rows = failing_fields(self.payload.details)
         lines = [self.headline()]
         if rows:
             width = max(len(name) for name, _ in rows)
-            lines += [f"  {name:<{width}}  {_describe(entry)}" for name, entry in rows]
+            lines += [f"  {name:<{width}}  {diff}" for name, diff in rows]
         lines += _check_lines(self.payload.details)
         return "\n".join(lines)
 
 
-def _is_number(value: Any) -> bool:
-    return isinstance(value, (int, float)) and not isinstance(value, bool)
+def failing_fields(details: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """(field, "expected …, got …  (rung score)") of every field scored below 1: what a
+    failed item shows under its headline, and the HTML report beside its message."""
+    return [
+        (name, _describe(entry))
+        for name, entry in flat_entries(details)
+        if is_number(entry.get("score")) and float(entry["score"]) < 1.0
+    ]
 
 
-def _entries(details: Mapping[str, Any], prefix: str = "") -> Iterator[tuple[str, str, Any]]:
-    """(dotted name, rung, entry) of every scored field, nested fields flattened."""
-    for name, entry in details.items():
-        if not isinstance(entry, Mapping) or "score" not in entry:
-            continue
-        dotted = f"{prefix}{name}"
-        inner = entry.get("fields")
-        if entry.get("rung") == "nested" and isinstance(inner, Mapping):
-            yield from _entries(inner, dotted + ".")
-        else:
-            yield dotted, str(entry.get("rung", "")), entry
+def failed_checks(details: Mapping[str, Any]) -> list[str]:
+    """An agent task's run count and failed assertions, one line each, unindented."""
+    return [line.strip() for line in _check_lines(details)]
 
 
 def _check_lines(details: Mapping[str, Any]) -> list[str]:
@@ -100,7 +96,7 @@ def _check_lines(details: Mapping[str, Any]) -> list[str]:
 
 def unscored_fields(details: Mapping[str, Any]) -> list[str]:
     """Fields no rung could score (a model hook failed): the item cannot pass."""
-    return [name for name, _, entry in _entries(details) if entry.get("unscored")]
+    return [name for name, entry in flat_entries(details) if entry.get("unscored")]
 
 
 def _short(value: Any) -> str:
@@ -108,7 +104,7 @@ def _short(value: Any) -> str:
     return text if len(text) <= MAX_VALUE else text[: MAX_VALUE - 1] + "…"
 
 
-def _describe(entry: Mapping[str, Any]) -> str:
+def _describe(entry: FieldEntry) -> str:
     """One field's line: expected, actual, the rung that decided it, the similarity."""
     score = float(entry["score"])
     rung = entry.get("rung", "?")
@@ -121,7 +117,7 @@ def _describe(entry: Mapping[str, Any]) -> str:
         return "; ".join(parts)
     text = f"expected {_short(entry.get('expected'))}, got {_short(entry.get('actual'))}"
     how = f"{rung} {score:.2f}"
-    if _is_number(entry.get("similarity")):
+    if is_number(entry.get("similarity")):
         how += f", similarity {float(entry['similarity']):.2f}"
     if entry.get("reason"):
         how += f", {entry['reason']}"

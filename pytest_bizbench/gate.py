@@ -11,6 +11,8 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from pytest_bizbench.figures import is_number, plural
+
 _OPS: dict[str, Callable[[float, float], bool]] = {
     ">=": operator.ge,
     ">": operator.gt,
@@ -126,7 +128,7 @@ def metric_paths(metrics: Mapping[str, Any], prefix: str = "") -> list[str]:
         path = f"{prefix}{key}"
         if isinstance(value, Mapping):
             paths += metric_paths(value, path + ".")
-        elif isinstance(value, (int, float)) and not isinstance(value, bool):
+        elif is_number(value):
             paths.append(path)
     return paths
 
@@ -230,10 +232,10 @@ class Completeness:
                 "(stopped early)"
             )
         if self.errors:
-            found.append(f"incomplete run: {_count(len(self.errors), 'error')}")
+            found.append(f"incomplete run: {plural(len(self.errors), 'error')}")
             found += _once("error", [_error_text(e) for e in self.errors])
         if self.missing:
-            found.append(f"incomplete run: {_count(len(self.missing), 'missing prediction')}")
+            found.append(f"incomplete run: {plural(len(self.missing), 'missing prediction')}")
             found += _once("missing", [str(m["message"]) for m in self.missing])
         return found
 
@@ -242,10 +244,6 @@ def _once(kind: str, messages: list[str]) -> list[str]:
     """Each distinct message once, in first-seen order, with how often it came."""
     counts = Counter(messages)
     return [f"  {kind}: {text}" + (f" ({n} times)" if n > 1 else "") for text, n in counts.items()]
-
-
-def _count(n: int, noun: str) -> str:
-    return f"{n} {noun}{'' if n == 1 else 's'}"
 
 
 def _error_text(error: Mapping[str, Any]) -> str:

@@ -1,6 +1,6 @@
 """`bizbench merge`: reports of CI shards -> the report one run of every shard gives (SPEC §9).
 
-Saved documents go back through the aggregator and `controller.conclude`, the
+Saved documents go back through the aggregator and `judging.conclude`, the
 code a live run uses, with the benchmarks, thresholds and baseline of the
 pytest configuration in the current directory. Metrics are recomputed by each
 benchmark's own `compute()`, never averaged from the shards' metrics, so a
@@ -22,8 +22,8 @@ from pytest_bizbench import __version__
 from pytest_bizbench.agent_runs import AgentRuns, collect_agent_runs
 from pytest_bizbench.aggregate import Aggregator
 from pytest_bizbench.baseline import load_baseline, save_baseline
-from pytest_bizbench.controller import conclude
 from pytest_bizbench.gate import Completeness, check_threshold_names
+from pytest_bizbench.judging import conclude
 from pytest_bizbench.payload import ERROR
 from pytest_bizbench.registry import Registry, fingerprint
 from pytest_bizbench.report import RunResult, build_report, write_report
@@ -209,13 +209,13 @@ class MergeCommand:
         report = build_report(result, state.registry)
         try:
             write_report(report, self.output)
-            append_step_summary(result, state.registry)
+            append_step_summary(report, state.registry)
         except (OSError, TypeError, ValueError) as exc:
             self.lines.append(f"bizbench merge: cannot write {self.output}: {exc}")
             return 1
         self.lines += [
             f"merged {len(self.shards)} shards into {self.output}",
-            *text_table(summary_table(result, state.registry)),
+            *text_table(summary_table(report)),
             "bizbench gate: passed" if result.passed else "bizbench gate: FAILED",
             *(f"  {reason}" for reason in result.reasons),
         ]

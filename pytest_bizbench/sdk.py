@@ -10,10 +10,12 @@ from __future__ import annotations
 import math
 import re
 import statistics
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Literal
 
+from pytest_bizbench.details import field_entries
+from pytest_bizbench.figures import is_number, mean
 from pytest_bizbench.stats import bootstrap_ci
 
 OPERATORS: tuple[str, ...] = (
@@ -237,11 +239,9 @@ class MatchRule:
         return True
 
 
-def _mean(values: Sequence[float]) -> float:
-    return math.fsum(values) / len(values) if values else 0.0
-
-
-def _by_id(scored: Iterable[ScoredDocument]) -> list[ScoredDocument]:
+def by_id(scored: Iterable[ScoredDocument]) -> list[ScoredDocument]:
+    """The documents in one order whatever the workers' order (id, then file), so a
+    `compute()` gives the same metrics with and without xdist."""
     return sorted(scored, key=lambda s: (s.document.id, s.document.source))
 
 
@@ -292,37 +292,36 @@ class BenchmarkPlugin:
     def compute(self, scored: list[ScoredDocument]) -> dict[str, Any]:
         if not scored:
             return {"accuracy": 0.0, "total_documents": 0}
-        ordered = _by_id(scored)
+        ordered = by_id(scored)
         scores = [s.score for s in ordered]
         per_field: dict[str, list[float]] = {}
         groups: dict[str, list[float]] = {}
         rules: dict[str, list[float]] = {rule.name: [] for rule in self.MATCH_RULES}
         for s in ordered:
-            for name, entry in s.details.items():
-                if isinstance(entry, Mapping) and _is_number(entry.get("score")):
-                    per_field.setdefault(name, []).append(float(entry["score"]))
+            for name, entry in field_entries(s.details).items():
+                per_field.setdefault(name, []).append(float(entry["score"]))
             groups.setdefault(s.group or "unknown", []).append(s.score)
             for rule_name in s.rules:
                 rules.setdefault(rule_name, []).append(s.score)
         metrics: dict[str, Any] = {
-            "accuracy": _mean(scores),
+            "accuracy": mean(scores),
             "min_score": min(scores),
             "max_score": max(scores),
             "median_score": statistics.median(scores),
             "total_documents": len(scores),
             "perfect_scores": sum(1 for v in scores if v >= 1.0),
             "zero_scores": sum(1 for v in scores if v <= 0.0),
-            "per_field_accuracy": {k: _mean(v) for k, v in sorted(per_field.items())},
+            "per_field_accuracy": {k: mean(v) for k, v in sorted(per_field.items())},
         }
         if self.group_by is not None:
             metrics["groups"] = {
-                key: {"count": len(values), "accuracy": _mean(values)}
+                key: {"count": len(values), "accuracy": mean(values)}
                 for key, values in sorted(groups.items())
             }
         aggregations = {rule.name: rule.aggregation for rule in self.MATCH_RULES}
         for rule_name, values in sorted(rules.items()):
             how = aggregations.get(rule_name, "mean")
-            value = statistics.median(values) if how == "median" and values else _mean(values)
+            value = statistics.median(values) if how == "median" and values else mean(values)
             metrics[f"rule_{rule_name}"] = {"count": len(values), "accuracy": value}
         return metrics
 
@@ -370,7 +369,7 @@ class BenchmarkPlugin:
         a_by_id = {s.document.id: s.score for s in a_scored}
         deltas = {
             s.document.id: s.score - a_by_id[s.document.id]
-            for s in _by_id(b_scored)
+            for s in by_id(b_scored)
             if s.document.id in a_by_id
         }
         values = list(deltas.values())
@@ -378,7 +377,7 @@ class BenchmarkPlugin:
             **self.compare(a_metrics, b_metrics),
             "cases": {
                 "n": len(values),
-                "mean_delta": _mean(values),
+                "mean_delta": mean(values),
                 "b_better": sum(1 for v in values if v > 0),
                 "a_better": sum(1 for v in values if v < 0),
                 "ties": sum(1 for v in values if v == 0),
@@ -395,10 +394,6 @@ class BenchmarkPlugin:
         return []
 
 
-def _is_number(value: Any) -> bool:
-    return isinstance(value, (int, float)) and not isinstance(value, bool)
-
-
 def check_scored(benchmark: BenchmarkPlugin, result: object) -> ScoredDocument:
     """The benchmark's result if it is a valid ScoredDocument; else ValueError naming it."""
     name = benchmark.name
@@ -407,7 +402,7 @@ def check_scored(benchmark: BenchmarkPlugin, result: object) -> ScoredDocument:
             f"benchmark {name!r} returned {type(result).__name__}, not a ScoredDocument"
         )
     score = result.score
-    if not _is_number(score) or not math.isfinite(score) or not 0.0 <= score <= 1.0:
+    if not is_number(score) or not math.isfinite(score) or not 0.0 <= score <= 1.0:
         raise ValueError(
             f"benchmark {name!r} returned score {score!r}, not a finite float in [0, 1]"
         )
@@ -456,9 +451,9 @@ def identity_problems(cls: type) -> list[tuple[str, str]]:
     need("metric_unit", lambda v: isinstance(v, str), "a string")
     need("group_by", lambda v: v is None or isinstance(v, str), "a string or None")
     need("headline_metric", lambda v: isinstance(v, str) and bool(v), "a non-empty string")
-    need("min_score", lambda v: _is_number(v) and 0.0 <= v <= 1.0, "a number in [0, 1]")
+    need("min_score", lambda v: is_number(v) and 0.0 <= v <= 1.0, "a number in [0, 1]")
     for attr in ("REGRESSION_THRESHOLD", "IMPROVEMENT_THRESHOLD"):
-        need(attr, lambda v: _is_number(v) and v >= 0, "a non-negative number")
+        need(attr, lambda v: is_number(v) and v >= 0, "a non-negative number")
     rules = getattr(cls, "MATCH_RULES", [])
     if not isinstance(rules, list):
         problems.append(("MATCH_RULES", f"must be a list, got {rules!r}"))

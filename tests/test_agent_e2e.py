@@ -8,7 +8,7 @@ import os
 from typing import Any
 
 import pytest
-from bizhelpers import Suite, glob_escape, jsonl
+from bizhelpers import Suite, jsonl
 
 BENCH = "agent-fs"
 
@@ -284,7 +284,9 @@ def test_two_models_compared_task_by_task_identically_under_xdist(
     build_pair(suite)
     summary = suite.path / "step-summary.md"
     monkeypatch.setenv("GITHUB_STEP_SUMMARY", str(summary))
-    serial = suite.pytester.runpytest_subprocess(*PAIR_ARGS, "--bizbench-report", "serial.json")
+    serial = suite.pytester.runpytest_subprocess(
+        *PAIR_ARGS, "-v", "--bizbench-report", "serial.json"
+    )
     parallel = suite.pytester.runpytest_subprocess(
         *PAIR_ARGS, "-n", "2", "--bizbench-report", "n2.json"
     )
@@ -337,7 +339,6 @@ def test_two_models_compared_task_by_task_identically_under_xdist(
     assert runs["v2"]["turns"]["mean"] == pytest.approx(7 / 3)  # 4, 2, 1
     assert runs["v2"]["tool_calls"] == {"n": 2, "mean": 2.0, "p50": 2.0, "p95": pytest.approx(3.8)}
     table = [
-        "agent-fs v2-vs-v1: by group:",
         "| group | n | v1 | v2 | Δ pp | pass v1 | pass v2 | Δ pass pp |",
         "|---|---|---|---|---|---|---|---|",
         "| build | 2 | 75.0% | 75.0% | +0.0 | 50.0% | 50.0% | +0.0 |",
@@ -350,12 +351,18 @@ def test_two_models_compared_task_by_task_identically_under_xdist(
             "(agent-fs min_score)",
             # scores 1, 1/2, 1: the median run is run-1, which passed
             "  2 of 3 runs passed every assertion; shown: run-1",
-            *(glob_escape(line) for line in table),
+            # with -v, in the terminal's one table style: aligned columns, no pipes
+            "agent-fs v2-vs-v1: by group:",
+            "group  n  v1      v2     Δ pp    pass v1  pass v2  Δ pass pp",
+            "-----  -  ------  -----  ------  -------  -------  ---------",
+            "build  2  75.0%   75.0%  +0.0    50.0%    50.0%    +0.0",
+            "docs   1  100.0%  0.0%   -100.0  100.0%   0.0%     -100.0",
+            "test   2  25.0%   91.7%  +66.7   0.0%     83.3%    +83.3",
         ]
     )
     markdown = summary.read_text(encoding="utf-8")
     assert "### agent-fs v2-vs-v1: by group" in markdown
-    assert "\n".join(table[1:]) in markdown
+    assert "\n".join(table) in markdown
     assert "| wall_seconds | 2 | 40.0 | 15.0 | -25.0 |" in markdown
 
 

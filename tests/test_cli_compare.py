@@ -13,6 +13,7 @@ from bizhelpers import Suite, doc
 
 from pytest_bizbench.cli import main
 from pytest_bizbench.report.html import render_html
+from pytest_bizbench.report.reader import recorded_registry
 
 # Four documents with two fields each, so a document scores 1, 0.5 or 0.
 CASES = [doc(f"d{i}", {"a": "alpha", "b": "beta"}) for i in range(4)]
@@ -168,7 +169,7 @@ def test_report_html_is_one_self_contained_page(
     assert '<meta charset="utf-8">' in page
     # nothing is fetched: no scripts, no external sources, no links to follow
     assert not re.search(r"<script|<link|src=|href=|@import|url\(", page)
-    assert "<h2>field-accuracy <small>version 1.0.0</small></h2>" in page
+    assert '<h3>field-accuracy</h3><p class="meta">version 1.0.0</p>' in page
     assert 'aria-label="per-field accuracy"' in page
     assert 'aria-label="paired per-case deltas"' in page
     assert '<span class="badge bad">regressed</span>' in page
@@ -194,7 +195,7 @@ def test_report_html_stays_small_for_a_thousand_documents_and_two_models(
         model: {"metrics": entry["models"]["default"]["metrics"], "documents": documents}
         for model in ("model-a", "model-b")
     }
-    page = render_html(report)
+    page = render_html(report, recorded_registry(report))
     assert len(page.encode("utf-8")) < 5_000_000
     assert page.count("invoice-00999") == 2
 

@@ -151,7 +151,7 @@ def test_prediction_directory_and_jsonl_side_by_side(suite: Suite) -> None:
     )
     assert suite.metrics(model="v1")["accuracy"] == pytest.approx((1 + 1 + 2 / 3) / 3)
     assert suite.metrics(model="v2")["accuracy"] == pytest.approx((1 + 0 + 2 / 3) / 3)
-    result.stdout.fnmatch_lines(["models side by side:", "benchmark*metric*v1*v2*"])
+    result.stdout.fnmatch_lines(["field-accuracy: models side by side:", "metric*v1*v2"])
     # B against A (the first model given): only inv-2 differs, by 0 - 1
     paired = suite.report()["benchmarks"]["field-accuracy"]["paired"]["v2-vs-v1"]
     assert paired["delta"] == pytest.approx(-1 / 3)
@@ -299,9 +299,11 @@ def test_report_shape_terminal_and_step_summary(
     result.stdout.fnmatch_lines(
         [
             "*= bizbench =*",
+            "bizbench gate: passed",  # the verdict first, then the tables
+            "",
             "benchmark*model*headline*value*",
+            "*",
             "field-accuracy*default*accuracy*0.5556*",
-            "bizbench gate: passed",
             f"bizbench report: {suite.path / 'out' / 'r.json'}",
         ]
     )

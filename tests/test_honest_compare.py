@@ -11,7 +11,6 @@ import pytest
 from test_baseline_compare import Direct, doc, side
 
 from pytest_bizbench.baseline import Comparisons, compare_reports, compare_sides
-from pytest_bizbench.registry import Registry
 from pytest_bizbench.report.tables import comparison_notes, comparison_table, detectability
 from pytest_bizbench.settings import BaselineOptions
 from pytest_bizbench.stats import mcnemar_p
@@ -131,7 +130,7 @@ def test_detectability_sentence_and_table_columns() -> None:
     )
     assert detectability({**c, "mde": 0.015}) is None  # the suite can see a 2-point drop
     assert comparison_notes({("direct", "m"): c}) == [f"direct (m): {detectability(c)}"]
-    table = comparison_table({("direct", "m"): c}, Registry(()))
+    table = comparison_table({("direct", "m"): c}, {"direct": "accuracy"})
     assert table is not None
     header, rows = table
     assert rows[0][header.index("p (Holm)")] == "0.5000"

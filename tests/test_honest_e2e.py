@@ -184,7 +184,9 @@ def test_flaky_case_is_xfail_and_stays_in_the_aggregates(
     ]
     capsys.readouterr()
     assert main(["report", str(suite.path / "bizbench-report.json"), "--format", "html"]) == 0
-    assert "<h3>default: flaky cases (2)</h3>" in capsys.readouterr().out
+    page = capsys.readouterr().out
+    assert "<h3>flaky cases (samples disagree)</h3>" in page
+    assert "<td>q3</td><td>qa/a.qa.jsonl</td><td>2 of 3</td>" in page
     assert main(["report", str(suite.path / "bizbench-report.json"), "--format", "markdown"]) == 0
     assert "| qa-answer | default | q1 | qa/a.qa.jsonl | 1 of 3 |" in capsys.readouterr().out
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import contextlib
 import html
+import itertools
 import json
 import os
 import re
@@ -423,9 +424,11 @@ def test_markdown_and_terminal_output_escape_ids_and_model_names(suite: Suite) -
     assert "\x1b" not in summary
     for raw in ("<script", "<img"):
         assert raw not in summary
-    tables = [line for line in summary.splitlines() if line.startswith("|")]
-    header_pipes = _unescaped_pipes(tables[0])
-    assert all(_unescaped_pipes(line) == header_pipes for line in tables), tables
+    grouped = itertools.groupby(summary.splitlines(), key=lambda line: line.startswith("|"))
+    tables = [list(lines) for is_table, lines in grouped if is_table]
+    assert len(tables) == 2  # the headline table, the metrics of the one model
+    for table in tables:  # every row as many cells as its header
+        assert {_unescaped_pipes(line) for line in table} == {_unescaped_pipes(table[0])}, table
     assert r"| m\|x&lt;img src onerror> |" in summary
     assert r"- missing: no prediction for cr\x0dsplit (model " in summary
     section = result.stdout.str().split(" bizbench ", 1)[1]

@@ -156,18 +156,24 @@ def test_requirements_are_items_scored_by_both_benchmarks(suite: Suite) -> None:
 
 def test_two_models_side_by_side(suite: Suite) -> None:
     write_suite(suite)
-    result = suite.pytester.runpytest(*TWO_MODELS)
+    result = suite.pytester.runpytest(*TWO_MODELS, "-v")
     result.stdout.fnmatch_lines(
         [
             "review-assessment  v1 *mean_combined_score  0.6875*",
             "review-assessment  v2 *mean_combined_score  0.7396*",
-            "models side by side:",
-            "review-assessment  mean_combined_score    0.6875  0.7396",
-            "review-assessment  mean_compliance_score  0.7500  0.6250",
+            "review-assessment: models side by side:",
+            "metric                 v1      v2",
+            "*",
+            "mean_combined_score    0.6875  0.7396",
+            "mean_compliance_score  0.7500  0.6250",
+            "*",
             "review-assessment v2-vs-v1: verdicts per requirement:",
-            "| requirement | expected | v1 | v2 | v1 score | v2 score | delta |",
-            "| acme-dpa/R1 | yes | yes | partial | 1.00 | 0.71 | -0.29 |",
-            "| acme-dpa/R4 | not_applicable | — | not_applicable | 0.00 | 1.00 | +1.00 |",
+            "requirement  expected        v1       v2              v1 score  v2 score  delta",
+            "*",
+            "acme-dpa/R1  yes             yes      partial         1.00      0.71      -0.29",
+            "*",
+            "*",
+            "acme-dpa/R4  not_applicable  —        not_applicable  0.00      1.00      +1.00",
         ]
     )
     report = suite.report()

@@ -349,10 +349,10 @@ def test_judge_error_leaves_the_field_unscored() -> None:
 @pytest.mark.parametrize(
     ("grade", "reason"),
     [
-        (150, "judge-error: ValueError: judge returned 150, outside 0-100"),
-        (-1, "judge-error: ValueError: judge returned -1, outside 0-100"),
-        ("85", "judge-error: TypeError: judge returned '85', not a number"),
-        (True, "judge-error: TypeError: judge returned True, not a number"),
+        (150, "judge-error: ValueError: judge returned 150, not a number in 0-100"),
+        (-1, "judge-error: ValueError: judge returned -1, not a number in 0-100"),
+        ("85", "judge-error: ValueError: judge returned '85', not a number in 0-100"),
+        (True, "judge-error: ValueError: judge returned True, not a number in 0-100"),
     ],
 )
 def test_judge_returning_a_bad_grade_is_an_error(grade: Any, reason: str) -> None:

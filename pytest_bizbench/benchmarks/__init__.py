@@ -7,12 +7,14 @@ case it targets is collected, or when its results are reported.
 
 from __future__ import annotations
 
+import importlib
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from pytest_bizbench.scoring.ladder import Embedder, JudgeFn
     from pytest_bizbench.scoring.refusal import NonAnswerJudge
+    from pytest_bizbench.sdk import BenchmarkPlugin
 
 
 @dataclass(frozen=True, slots=True)
@@ -24,6 +26,12 @@ class BuiltinSpec:
     case_type: str
     path: str
     target_labels: tuple[str, ...] = ("*",)
+
+    def load(self) -> type[BenchmarkPlugin]:
+        """The built-in's class, its module imported now."""
+        module_name, _, attr = self.path.partition(":")
+        cls: type[BenchmarkPlugin] = getattr(importlib.import_module(module_name), attr)
+        return cls
 
 
 @dataclass(frozen=True, slots=True)

@@ -8,13 +8,13 @@ of tasks and per assertion kind, in percentage points.
 
 from __future__ import annotations
 
-import math
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from pytest_bizbench.config import AgentConfig
+from pytest_bizbench.figures import fmt_number, mean
 from pytest_bizbench.scoring.fs_assertions import (
     Limits,
     grade_workspace,
@@ -27,6 +27,7 @@ from pytest_bizbench.sdk import (
     BenchmarkPlugin,
     ExtendedDocument,
     ScoredDocument,
+    by_id,
 )
 
 if TYPE_CHECKING:
@@ -37,11 +38,6 @@ NO_WORKSPACE = "no workspace"
 MAX_TASK_ROWS = 20  # changed tasks shown in the B-A table; the report has them all
 
 TableRows = tuple[str, list[str], list[list[str]]]
-
-
-def _mean(values: Iterable[float]) -> float:
-    items = list(values)
-    return math.fsum(items) / len(items) if items else 0.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,10 +69,10 @@ class _TaskView:
 def _entry(pairs: Sequence[tuple[tuple[float, float], tuple[float, float]]]) -> dict[str, Any]:
     """`{n, a, b, delta_pp, pass_rate_a, pass_rate_b, pass_rate_delta_pp}` over
     (A (score, pass rate), B (score, pass rate)) pairs of matched tasks."""
-    a = _mean(p[0][0] for p in pairs)
-    b = _mean(p[1][0] for p in pairs)
-    pa = _mean(p[0][1] for p in pairs)
-    pb = _mean(p[1][1] for p in pairs)
+    a = mean(p[0][0] for p in pairs)
+    b = mean(p[1][0] for p in pairs)
+    pa = mean(p[0][1] for p in pairs)
+    pb = mean(p[1][1] for p in pairs)
     return {
         "n": len(pairs),
         "a": a,
@@ -99,8 +95,8 @@ def _kinds(graded: Sequence[Sequence[Mapping[str, Any]]]) -> dict[str, dict[str,
         per_run = [[r["passed"] for r in results if str(r["kind"]) == kind] for results in graded]
         out[kind] = {
             "count": len(per_run[0]),
-            "passed": _mean(sum(run) for run in per_run),
-            "all_passed": _mean(float(all(run)) for run in per_run),
+            "passed": mean(sum(run) for run in per_run),
+            "all_passed": mean(float(all(run)) for run in per_run),
         }
     return out
 
@@ -187,9 +183,9 @@ class AgentFs(BenchmarkPlugin):
 
     def compute(self, scored: list[ScoredDocument]) -> dict[str, Any]:
         metrics = super().compute(scored)
-        ordered = sorted(scored, key=lambda s: (s.document.id, s.document.source))
+        ordered = by_id(scored)
         views = [(s.document.id, _TaskView.of(s)) for s in ordered]
-        metrics["pass_rate"] = _mean(v.pass_rate for _, v in views)
+        metrics["pass_rate"] = mean(v.pass_rate for _, v in views)
         totals: dict[str, list[float]] = {}
         for _, view in views:
             for kind, (count, passed) in view.counts.items():
@@ -206,8 +202,8 @@ class AgentFs(BenchmarkPlugin):
         metrics["groups"] = {
             group: {
                 "count": len(members),
-                "accuracy": _mean(v.score for v in members),
-                "pass_rate": _mean(v.pass_rate for v in members),
+                "accuracy": mean(v.score for v in members),
+                "pass_rate": mean(v.pass_rate for v in members),
             }
             for group, members in sorted(groups.items())
         }
@@ -280,7 +276,13 @@ class AgentFs(BenchmarkPlugin):
         runs = paired.get("runs") or {}
         if runs:
             run_rows = [
-                [metric, str(e["n"]), _num(e["a"]), _num(e["b"]), _signed(e["delta"])]
+                [
+                    metric,
+                    str(e["n"]),
+                    fmt_number(e["a"], ".1f"),
+                    fmt_number(e["b"], ".1f"),
+                    _signed(e["delta"]),
+                ]
                 for metric, e in sorted(runs.items())
             ]
             tables.append(
@@ -294,11 +296,7 @@ def _pct(value: float) -> str:
 
 
 def _signed(value: float | None) -> str:
-    return "—" if value is None else f"{value:+.1f}"
-
-
-def _num(value: float | None) -> str:
-    return "—" if value is None else f"{value:.1f}"
+    return fmt_number(value, "+.1f")
 
 
 def _cells(entry: Mapping[str, Any]) -> list[str]:

@@ -40,7 +40,7 @@ from pytest_bizbench.scoring.refusal import (
     hook_nonanswer_judge,
 )
 from pytest_bizbench.scoring.text import cosine
-from pytest_bizbench.sdk import BenchmarkPlugin, ExtendedDocument, ScoredDocument
+from pytest_bizbench.sdk import BenchmarkPlugin, ExtendedDocument, ScoredDocument, by_id
 from pytest_bizbench.stats import percentile
 
 if TYPE_CHECKING:
@@ -249,7 +249,7 @@ class QAAnswer(BenchmarkPlugin):
     def compute(self, scored: list[ScoredDocument]) -> dict[str, Any]:
         if not scored:
             return {"accuracy": 0.0, "total_documents": 0}
-        ordered = sorted(scored, key=lambda s: (s.document.id, s.document.source))
+        ordered = by_id(scored)
         shares = [_shares(s) for s in ordered]
         metrics: dict[str, Any] = {**_rates(shares), "total_documents": len(ordered)}
         metrics.update(pass_at_k_metrics((s.details for s in ordered), self.pass_at))

@@ -26,8 +26,9 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from pytest_bizbench.cases.golden import PRIMARY, SUPPORTING, evidence_parts
 from pytest_bizbench.config import PassageThresholds
+from pytest_bizbench.figures import fmt_number, mean
 from pytest_bizbench.scoring.passages import classify, passage_text
-from pytest_bizbench.sdk import BenchmarkPlugin, ExtendedDocument, ScoredDocument
+from pytest_bizbench.sdk import BenchmarkPlugin, ExtendedDocument, ScoredDocument, by_id
 
 if TYPE_CHECKING:
     from pytest_bizbench.benchmarks import ModelRungs
@@ -122,16 +123,6 @@ def _verdict(scored: ScoredDocument | None) -> str | None:
     return read_verdict(actual) or (None if actual is None else str(actual))
 
 
-def _fmt(value: Any, *, signed: bool = False) -> str:
-    if not isinstance(value, (int, float)):
-        return "—"
-    return f"{value:+.2f}" if signed else f"{value:.2f}"
-
-
-def _mean(values: list[float]) -> float:
-    return math.fsum(values) / len(values) if values else 0.0
-
-
 class ReviewAssessment(BenchmarkPlugin):
     """Verdict and evidence of each requirement; see the module docstring."""
 
@@ -195,17 +186,13 @@ class ReviewAssessment(BenchmarkPlugin):
             "compliance_weight": COMPLIANCE_WEIGHT,
             "part_weights": {ROLE[b]: w for b, w in WEIGHTS.items()},
             "role_multipliers": {f"{ROLE[g]}->{ROLE[c]}": m for (g, c), m in MULTIPLIERS.items()},
-            "passage_thresholds": {
-                "exact": self.thresholds.exact,
-                "contain": self.thresholds.contain,
-                "weak": self.thresholds.weak,
-            },
+            "passage_thresholds": self.thresholds.as_dict(),
         }
 
     def compute(self, scored: list[ScoredDocument]) -> dict[str, Any]:
         metrics = super().compute(scored)
         metrics.pop("per_field_accuracy", None)
-        ordered = sorted(scored, key=lambda s: (s.document.id, s.document.source))
+        ordered = by_id(scored)
         compliance = [float(s.details.get("compliance") or 0.0) for s in ordered]
         evidence = [
             float(s.details["evidence"]) for s in ordered if s.details.get("evidence") is not None
@@ -227,11 +214,11 @@ class ReviewAssessment(BenchmarkPlugin):
                 },
             }
         metrics.update(
-            mean_combined_score=_mean([s.score for s in ordered]),
-            mean_compliance_score=_mean(compliance),
-            mean_evidence_score=_mean(evidence) if evidence else None,
+            mean_combined_score=mean([s.score for s in ordered]),
+            mean_compliance_score=mean(compliance),
+            mean_evidence_score=mean(evidence) if evidence else None,
             # compliance is 1.0 exactly when the verdicts are equal
-            accuracy=_mean([1.0 if c == 1.0 else 0.0 for c in compliance]),
+            accuracy=mean([1.0 if c == 1.0 else 0.0 for c in compliance]),
             total_requirements=len(ordered),
             per_requirement=per_requirement,
         )
@@ -282,9 +269,9 @@ class ReviewAssessment(BenchmarkPlugin):
                 str(row.get("expected") or "—"),
                 str(row.get("a") or "—"),
                 str(row.get("b") or "—"),
-                _fmt(row.get("a_score")),
-                _fmt(row.get("b_score")),
-                _fmt(row.get("delta"), signed=True),
+                fmt_number(row.get("a_score"), ".2f"),
+                fmt_number(row.get("b_score"), ".2f"),
+                fmt_number(row.get("delta"), "+.2f"),
             ]
             for doc_id, row in (paired.get("requirements") or {}).items()
         ]

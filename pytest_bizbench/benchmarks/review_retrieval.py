@@ -16,11 +16,11 @@ still fails, with every golden part a MISS.
 
 from __future__ import annotations
 
-import math
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from pytest_bizbench.cases.golden import evidence_parts
 from pytest_bizbench.config import ReviewConfig
+from pytest_bizbench.figures import mean
 from pytest_bizbench.scoring.passages import (
     CATEGORIES,
     HITS,
@@ -30,15 +30,17 @@ from pytest_bizbench.scoring.passages import (
     classify,
     passage_text,
 )
-from pytest_bizbench.sdk import BenchmarkPlugin, ExtendedDocument, NotApplicable, ScoredDocument
+from pytest_bizbench.sdk import (
+    BenchmarkPlugin,
+    ExtendedDocument,
+    NotApplicable,
+    ScoredDocument,
+    by_id,
+)
 
 if TYPE_CHECKING:
     from pytest_bizbench.benchmarks import ModelRungs
     from pytest_bizbench.settings import Settings
-
-
-def _mean(values: list[float]) -> float:
-    return math.fsum(values) / len(values) if values else 0.0
 
 
 class ReviewRetrieval(BenchmarkPlugin):
@@ -120,19 +122,14 @@ class ReviewRetrieval(BenchmarkPlugin):
         return self._summary({part_id: dict(miss) for part_id, _, _ in golden}, 0)[1]
 
     def scoring_config(self) -> dict[str, Any]:
-        thresholds = self.config.thresholds
         return {
             **super().scoring_config(),
-            "passage_thresholds": {
-                "exact": thresholds.exact,
-                "contain": thresholds.contain,
-                "weak": thresholds.weak,
-            },
+            "passage_thresholds": self.config.thresholds.as_dict(),
             "recall_at": list(self.config.recall_at),
         }
 
     def compute(self, scored: list[ScoredDocument]) -> dict[str, Any]:
-        ordered = sorted(scored, key=lambda s: (s.document.id, s.document.source))
+        ordered = by_id(scored)
         defined = [s for s in ordered if s.details.get("recall") is not None]
         counts = dict.fromkeys(CATEGORIES, 0)
         for s in ordered:
@@ -140,16 +137,16 @@ class ReviewRetrieval(BenchmarkPlugin):
                 counts[category] = counts.get(category, 0) + 1
         golden_parts = sum(counts.values())
         metrics: dict[str, Any] = {
-            "recall": _mean([float(s.details["recall"]) for s in defined]),
+            "recall": mean([float(s.details["recall"]) for s in defined]),
             "micro_recall": (sum(counts[c] for c in HITS) / golden_parts if golden_parts else 0.0),
             "category_counts": counts,
-            "mrr": _mean([float(s.details.get("reciprocal_rank") or 0.0) for s in defined]),
+            "mrr": mean([float(s.details.get("reciprocal_rank") or 0.0) for s in defined]),
             "total_requirements": len(ordered),
             "total_golden_parts": golden_parts,
             "total_documents": len(ordered),
         }
         for k in self.config.recall_at:
-            metrics[f"recall_at_{k}"] = _mean(
+            metrics[f"recall_at_{k}"] = mean(
                 [float((s.details.get("recall_at") or {}).get(str(k), 0.0)) for s in defined]
             )
         return metrics

@@ -31,8 +31,9 @@ from pytest_bizbench.scoring.fs_assertions import KNOWN_KINDS
 from pytest_bizbench.sdk import ExtendedDocument
 
 from .checks import describe, id_problem, is_case_id, min_score_of, type_name
-from .jsonio import InputError, iter_jsonl, read_text
+from .jsonio import InputError
 from .model import CaseError, PredictionShapeError, Workspace, content_hash
+from .reading import jsonl_rows, read_case_file
 
 TASKS_SUFFIX = ".agent-tasks.jsonl"
 
@@ -101,19 +102,14 @@ class AgentTaskKind:
 
 
 def load_agent_tasks(path: Path, max_bytes: int) -> list[AgentTaskCase | CaseError]:
-    source = str(path)
-    try:
-        text = read_text(path, max_bytes)
-    except InputError as err:
-        return [CaseError(source, err.line, err.message)]
+    source, text = str(path), read_case_file(path, max_bytes)
+    if isinstance(text, CaseError):
+        return [text]
     seen: dict[str, int] = {}
-    results: list[AgentTaskCase | CaseError] = []
-    for line, value in iter_jsonl(text):
-        if isinstance(value, InputError):
-            results.append(CaseError(source, value.line, value.message))
-        else:
-            results.append(_task(source, line, value, seen))
-    return results
+    return [
+        row if isinstance(row, CaseError) else _task(source, *row, seen)
+        for row in jsonl_rows(source, text)
+    ]
 
 
 def _task(source: str, line: int, raw: Any, seen: dict[str, int]) -> AgentTaskCase | CaseError:
@@ -235,17 +231,16 @@ class RunRecord:
 
 
 def load_agent_runs(path: Path, max_bytes: int, layout: RunFields) -> list[RunRecord | CaseError]:
-    source = str(path)
-    try:
-        text = read_text(path, max_bytes)
-    except InputError as err:
-        return [CaseError(source, err.line, err.message)]
+    source, text = str(path), read_case_file(path, max_bytes)
+    if isinstance(text, CaseError):
+        return [text]
     default_model = path.name.removesuffix(RUNS_SUFFIX)
     results: list[RunRecord | CaseError] = []
-    for line, value in iter_jsonl(text):
-        if isinstance(value, InputError):
-            results.append(CaseError(source, value.line, value.message))
+    for row in jsonl_rows(source, text):
+        if isinstance(row, CaseError):
+            results.append(row)
             continue
+        line, value = row
         try:
             results.append(_record(value, layout, default_model))
         except InputError as err:

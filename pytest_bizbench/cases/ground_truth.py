@@ -22,8 +22,9 @@ from pytest_bizbench.config import LoadOptions
 from pytest_bizbench.sdk import ExtendedDocument
 
 from .checks import describe, id_problem, is_case_id, min_score_of, type_name
-from .jsonio import InputError, iter_jsonl, parse_json, read_text
+from .jsonio import InputError, parse_json
 from .model import CaseError, GroundTruthCase, PredictionShapeError, content_hash
+from .reading import jsonl_rows, read_case_file
 
 _NON_SPACE = re.compile(r"\S")
 
@@ -32,11 +33,9 @@ Loaded: TypeAlias = list[GroundTruthCase | CaseError]
 
 def load_ground_truth(path: Path, max_bytes: int) -> Loaded:
     """Load one ground-truth file; see the module docstring for the error contract."""
-    source = str(path)
-    try:
-        text = read_text(path, max_bytes)
-    except InputError as err:
-        return [CaseError(source, err.line, err.message)]
+    source, text = str(path), read_case_file(path, max_bytes)
+    if isinstance(text, CaseError):
+        return [text]
     if path.suffix == ".jsonl":
         return _load_jsonl(source, text)
     return _load_json(source, text)
@@ -44,13 +43,10 @@ def load_ground_truth(path: Path, max_bytes: int) -> Loaded:
 
 def _load_jsonl(source: str, text: str) -> Loaded:
     seen: dict[str, str] = {}
-    results: Loaded = []
-    for lineno, value in iter_jsonl(text):
-        if isinstance(value, InputError):
-            results.append(CaseError(source, value.line, value.message))
-        else:
-            results.append(_document(source, value, seen, line=lineno))
-    return results
+    return [
+        row if isinstance(row, CaseError) else _document(source, row[1], seen, line=row[0])
+        for row in jsonl_rows(source, text)
+    ]
 
 
 def _load_json(source: str, text: str) -> Loaded:

@@ -39,8 +39,8 @@ from pytest_bizbench.config import LoadOptions
 from pytest_bizbench.sdk import ExtendedDocument
 
 from .checks import describe, min_score_of, type_name
-from .jsonio import InputError, iter_jsonl, read_text
 from .model import CaseError, PredictionShapeError, content_hash
+from .reading import jsonl_rows, read_case_file
 
 SUFFIX = ".qa.jsonl"
 SIGNAL_KEYS = ("refusal", "finish_reason")  # a provider's own word that it withheld the answer
@@ -106,19 +106,18 @@ def detect_format(row: dict[str, Any]) -> str:
 
 def load_qa(path: Path, max_bytes: int, open_book: bool | None = None) -> list[QACase | CaseError]:
     """Load one QA file; see the module docstring for formats and the error contract."""
-    source = str(path)
-    try:
-        text = read_text(path, max_bytes)
-    except InputError as err:
-        return [CaseError(source, err.line, err.message)]
+    source, text = str(path), read_case_file(path, max_bytes)
+    if isinstance(text, CaseError):
+        return [text]
     stem = path.name.removesuffix(SUFFIX)
     fmt: tuple[str, int] | None = None  # (format, line it was read from)
     seen: dict[str, int] = {}
     results: list[QACase | CaseError] = []
-    for line, value in iter_jsonl(text):
-        if isinstance(value, InputError):
-            results.append(CaseError(source, value.line, value.message))
+    for row in jsonl_rows(source, text):
+        if isinstance(row, CaseError):
+            results.append(row)
             continue
+        line, value = row
         if not isinstance(value, dict):
             problem = f"row must be an object, got {type_name(value)}"
             results.append(CaseError(source, line, problem))

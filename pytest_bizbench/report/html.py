@@ -6,11 +6,14 @@ e-mail attachment alike; charts are plain SVG, so there is no JavaScript to fail
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from pytest_bizbench.escape import html_text
-from pytest_bizbench.report.tables import detectability, honest_line
+from pytest_bizbench.figures import fmt_number as _num
+from pytest_bizbench.registry import Registry
+from pytest_bizbench.report.model import Block, Chart, Detail, report_view
 
 PALETTE = ("#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#76b7b2", "#b07aa1", "#9c755f")
 VERDICT_CLASS = {
@@ -20,12 +23,14 @@ VERDICT_CLASS = {
     "inconclusive": "warn",
     "neutral": "muted",
 }
+RESULT_CLASS = {"pass": "good", "FAIL": "bad"}
+NUMBER = re.compile(r"[+-]?\d+(\.\d+)?%?|—")
 BAR_WIDTH = 360  # pixels of a score of 1.0
 LABEL_WIDTH = 220
 
 STYLE = """
-body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:0 auto;
-max-width:1100px;padding:24px;color:#1f2328;background:#fff}
+body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:0;
+padding:16px 24px;color:#1f2328;background:#fff}div.wide{overflow-x:auto}
 h1{font-size:24px;margin:0 0 4px}h2{font-size:19px;margin:32px 0 4px;border-bottom:1px solid
 #d0d7de;padding-bottom:4px}h2 small{color:#59636e;font-weight:normal;font-size:14px}
 h3{font-size:15px;margin:18px 0 6px}p.meta{color:#59636e;margin:0 0 12px}
@@ -42,27 +47,6 @@ height:10px;margin-right:4px;border-radius:2px}
 
 
 _e = html_text
-
-
-def _num(value: Any, spec: str = ".4f") -> str:
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        return "—"
-    return format(value, spec)
-
-
-def _table(header: Sequence[str], rows: Sequence[Sequence[str]], numeric: set[int]) -> str:
-    """Cells are HTML already (callers escape); `numeric` columns are right-aligned."""
-    head = "".join(f"<th>{_e(h)}</th>" for h in header)
-    body = "".join(
-        "<tr>"
-        + "".join(
-            f'<td class="num">{cell}</td>' if i in numeric else f"<td>{cell}</td>"
-            for i, cell in enumerate(row)
-        )
-        + "</tr>"
-        for row in rows
-    )
-    return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
 
 
 def _badge(text: str, css: str | None = None) -> str:
@@ -141,159 +125,56 @@ def delta_histogram(bins: Sequence[Mapping[str, Any]]) -> str:
     return "".join(parts)
 
 
-def _model_table(entry: Mapping[str, Any], headline: str) -> str:
-    comparisons = entry.get("comparison") or {}
-    header = ["model", headline, "documents", "passed", "failed", "errors"]
-    if comparisons:
-        header += ["baseline", "delta", "verdict"]
-    rows = []
-    for model, data in entry["models"].items():
-        outcomes = [d.get("outcome") for d in data["documents"]]
-        row = [
-            _e(model),
-            _num(data["metrics"].get(headline)),
-            str(len(outcomes)),
-            str(outcomes.count("passed")),
-            str(outcomes.count("failed")),
-            str(outcomes.count("error")),
-        ]
-        if comparisons:
-            c = comparisons.get(model)
-            row += (
-                [
-                    _num(c.get(f"baseline_{headline}")),
-                    _num(c.get("delta"), "+.4f"),
-                    _badge(c["verdict"]),
-                ]
-                if c
-                else ["—", "—", "—"]
-            )
-        rows.append(row)
-    return _table(header, rows, {1, 2, 3, 4, 5, 6, 7})
+def _cell(column: str, text: str) -> str:
+    word = text.split(" ", maxsplit=1)[0]
+    if column in ("verdict", "result") and word in (*VERDICT_CLASS, *RESULT_CLASS):
+        return f"<td>{_badge(text, RESULT_CLASS.get(word))}</td>"
+    css = ' class="num"' if NUMBER.fullmatch(text) else ""
+    return f"<td{css}>{_e(text)}</td>"
 
 
-def _comparison(model: str, c: Mapping[str, Any]) -> str:
-    paired = c.get("paired") or {}
-    ci = paired.get("ci95")
-    ci_text = f"[{ci[0]:+.4f}, {ci[1]:+.4f}]" if ci else "—"
-    out = [
-        f"<h3>{_e(model)} against the baseline {_badge(str(c.get('verdict')))}</h3>",
-        f'<p class="meta">paired over {_e(paired.get("n", 0))} cases: mean delta '
-        f"{_num(paired.get('mean_delta'), '+.4f')}, 95% CI {_e(ci_text)} "
-        f"(bootstrap, seed {_e(paired.get('seed', '—'))}); new "
-        f"{len(c.get('new_cases') or ())}, removed {len(c.get('removed_cases') or ())}, "
-        f"changed {len(c.get('stale_cases') or ())}</p>",
-    ]
-    out.append(f'<p class="meta">{_e(honest_line(c))}</p>')
-    if c.get("message"):
-        out.append(f"<p>{_e(c['message'])}</p>")
-    detect = detectability(c)
-    if detect:
-        out.append(f"<p>{_e(detect)}</p>")
-    histogram = delta_histogram(paired.get("histogram") or ())
-    if histogram:
-        out += ['<p class="meta">per-case delta, candidate minus baseline:</p>', histogram]
-    worst = c.get("worst") or ()
-    if worst:
-        rows = [
-            [
-                _e(w["id"]),
-                _e(w["case"]),
-                _num(w["baseline"]),
-                _num(w["candidate"]),
-                _num(w["delta"], "+.4f"),
-                _e(
-                    ", ".join(
-                        f"{f} {_num(ch.get('baseline'), '.2f')}→{_num(ch.get('candidate'), '.2f')}"
-                        for f, ch in (w.get("fields") or {}).items()
-                    )
-                ),
-            ]
-            for w in worst
-        ]
-        out.append("<h3>Worst-regressed cases</h3>")
-        out.append(
-            _table(["id", "case", "baseline", "candidate", "delta", "fields"], rows, {2, 3, 4})
+def _table(block: Block) -> str:
+    head = "".join(f"<th>{_e(h)}</th>" for h in block.header)
+    body = "".join(
+        "<tr>" + "".join(_cell(h, c) for h, c in zip(block.header, row, strict=True)) + "</tr>"
+        for row in block.rows
+    )
+    table = f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+    return f'<div class="wide">{table}</div>'
+
+
+def _chart(chart: Chart) -> str:
+    if chart.kind == "field_bars":
+        return field_bars(chart.data)
+    return '<p class="meta">per-case delta, candidate minus baseline:</p>' + delta_histogram(
+        chart.data
+    )
+
+
+def _block(block: Block) -> str:
+    title = f"<h3>{_e(block.title)}</h3>" if block.title and not block.folded else ""
+    parts = [_chart(block.chart)] if block.chart is not None else []
+    if block.header:
+        parts.append(_table(block))
+    parts += [f'<p class="meta">{_e(line)}</p>' for line in block.lines]
+    if block.folded:
+        return f"<details><summary>{_e(block.title)}</summary>{''.join(parts)}</details>"
+    return title + "".join(parts)
+
+
+def render_html(report: Mapping[str, Any], registry: Registry) -> str:
+    view = report_view(report, registry)
+    verdict = _badge("gate passed", "good") if view.passed else _badge("gate FAILED", "bad")
+    body = [f"<h1>bizbench report {verdict}</h1>"]
+    for section, blocks in view.at(Detail.PAGE):
+        if section.key == "gate":
+            reasons = "".join(f"<li>{_e(r)}</li>" for block in blocks for r in block.lines)
+            body.append(f'<ul class="reasons">{reasons}</ul>' if reasons else "")
+            continue
+        inner = "".join(_block(block) for block in blocks)
+        body.append(
+            f'<section id="{_e(section.key)}"><h2>{_e(section.title)}</h2>{inner}</section>'
         )
-    return "".join(out)
-
-
-def _flaky(model: str, flaky: Sequence[Mapping[str, Any]]) -> str:
-    rows = [[_e(f["id"]), _e(f["case"]), _e(f"{f['passed']} of {f['n']}")] for f in flaky]
-    table = _table(["id", "case", "samples passed"], rows, set())
-    return f"<h3>{_e(model)}: flaky cases ({len(rows)})</h3>{table}"
-
-
-def _documents(model: str, documents: Sequence[Mapping[str, Any]]) -> str:
-    rows = [
-        [
-            _e(d["id"]),
-            _e(d["case"]),
-            _num(d.get("score")),
-            _e(d.get("outcome")),
-            _e(d.get("message", "")),
-        ]
-        for d in documents
-    ]
-    table = _table(["id", "case", "score", "outcome", "message"], rows, {2})
-    return f"<details><summary>{_e(model)}: {len(rows)} documents</summary>{table}</details>"
-
-
-def _benchmark(name: str, entry: Mapping[str, Any]) -> str:
-    headline = str(entry.get("headline_metric") or "accuracy")
-    models = entry["models"]
-    per_field = {m: data["metrics"].get("per_field_accuracy") or {} for m, data in models.items()}
-    parts = [
-        f"<section><h2>{_e(name)} <small>version {_e(entry.get('version', ''))}</small></h2>",
-        f'<p class="meta">{_e(entry.get("description", ""))}</p>',
-        _model_table(entry, headline),
-    ]
-    bars = field_bars(per_field)
-    if bars:
-        parts += ["<h3>Per-field accuracy</h3>", bars]
-    for model, c in (entry.get("comparison") or {}).items():
-        parts.append(_comparison(model, c))
-    parts += [_flaky(model, data["flaky"]) for model, data in models.items() if data.get("flaky")]
-    parts += [_documents(model, data["documents"]) for model, data in models.items()]
-    parts.append("</section>")
-    return "".join(parts)
-
-
-def _thresholds(thresholds: Sequence[Mapping[str, Any]]) -> str:
-    if not thresholds:
-        return ""
-    rows = [
-        [
-            _e(f"{t.get('benchmark')}:{t.get('metric')} {t.get('op')} {t.get('value')}"),
-            _e(t.get("model")),
-            _num(t.get("actual")),
-            _badge("pass", "good") if t.get("passed") else _badge("FAIL", "bad"),
-        ]
-        for t in thresholds
-    ]
-    return "<h2>Thresholds</h2>" + _table(["threshold", "model", "actual", "result"], rows, {2})
-
-
-def render_html(report: Mapping[str, Any]) -> str:
-    gate = report.get("gate") or {}
-    passed = bool(gate.get("passed"))
-    completeness = report.get("completeness") or {}
-    run = report.get("run") or {}
-    tool = report.get("tool") or {}
-    reasons = "".join(f"<li>{_e(r)}</li>" for r in gate.get("reasons") or ())
-    verdict = _badge("gate passed", "good") if passed else _badge("gate FAILED", "bad")
-    body = [
-        f"<h1>bizbench report {verdict}</h1>",
-        f'<p class="meta">{_e(tool.get("name", ""))} {_e(tool.get("version", ""))} · started '
-        f"{_e(run.get('started_at', '—'))} · {_e(completeness.get('collected', 0))} items "
-        f"collected, {_e(completeness.get('scored', 0))} scored, "
-        f"{len(completeness.get('errors') or ())} errors, "
-        f"{len(completeness.get('missing') or ())} missing predictions</p>",
-        f'<ul class="reasons">{reasons}</ul>' if reasons else "",
-        "".join(f'<p class="meta">{_e(n)}</p>' for n in completeness.get("notes") or ()),
-        *(_benchmark(name, entry) for name, entry in sorted(report["benchmarks"].items())),
-        _thresholds(report.get("thresholds") or ()),
-    ]
     return (
         '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'

@@ -12,10 +12,11 @@ from pathlib import Path
 from typing import Any
 
 from pytest_bizbench.aggregate import ReportDocument
+from pytest_bizbench.benchmarks import BUILTINS
 from pytest_bizbench.cases.jsonio import InputError, parse_json
-from pytest_bizbench.gate import Completeness, Threshold, ThresholdResult
+from pytest_bizbench.gate import Completeness
 from pytest_bizbench.registry import Registry
-from pytest_bizbench.report.json_report import SCHEMA_VERSION, RunResult
+from pytest_bizbench.report.json_report import SCHEMA_VERSION
 from pytest_bizbench.report.shape import report_problem
 from pytest_bizbench.safeio import UnsafeInputError, read_regular
 from pytest_bizbench.sdk import BenchmarkPlugin
@@ -62,7 +63,8 @@ def read_report(path: Path, max_bytes: int = REPORT_MAX_BYTES) -> dict[str, Any]
 
 def recorded_benchmark(name: str, entry: Mapping[str, Any]) -> BenchmarkPlugin:
     """A stand-in for a benchmark known only from its report entry: its identity,
-    headline and compare() bounds, with the default `compare()`."""
+    headline and compare() bounds, with the default `compare()`, and a built-in's
+    model-pair tables."""
     attributes = {
         "name": name,
         "version": entry.get("version") or "0.0.0",
@@ -76,6 +78,9 @@ def recorded_benchmark(name: str, entry: Mapping[str, Any]) -> BenchmarkPlugin:
             entry.get("improvement_threshold", BenchmarkPlugin.IMPROVEMENT_THRESHOLD)
         ),
     }
+    spec = next((spec for spec in BUILTINS if spec.name == name), None)
+    if spec is not None:  # its tables read only the report's `paired`; loaded when shown
+        attributes["paired_tables"] = lambda self, paired: spec.load().paired_tables(self, paired)
     cls = type(f"Recorded[{name}]", (BenchmarkPlugin,), attributes)
     benchmark: BenchmarkPlugin = cls()
     return benchmark
@@ -117,38 +122,3 @@ def completeness_of(report: Mapping[str, Any]) -> Completeness:
         missing=tuple(data.get("missing") or ()),
         notes=tuple(str(note) for note in data.get("notes") or ()),
     )
-
-
-def _threshold_result(data: Mapping[str, Any]) -> ThresholdResult:
-    model = str(data.get("model"))
-    value = float(data.get("value") or 0.0)
-    text = f"{data.get('benchmark')}:{data.get('metric')} {data.get('op')} {value:g}"
-    threshold = Threshold(
-        str(data.get("benchmark")), model, str(data.get("metric")), str(data.get("op")), value, text
-    )
-    actual = data.get("actual")
-    return ThresholdResult(
-        threshold, model, float(actual) if actual is not None else None, bool(data.get("passed"))
-    )
-
-
-def run_result(report: Mapping[str, Any]) -> tuple[RunResult, Registry]:
-    """The report as the terminal and markdown views take it."""
-    documents = report_documents(report)
-    benchmarks = report["benchmarks"]
-    gate = report.get("gate") or {}
-    result = RunResult(
-        documents=documents,
-        metrics={key: benchmarks[key[0]]["models"][key[1]]["metrics"] for key in documents},
-        thresholds=[_threshold_result(t) for t in report.get("thresholds") or ()],
-        completeness=completeness_of(report),
-        reasons=[str(r) for r in gate.get("reasons") or ()],
-        run=dict(report.get("run") or {}),
-        comparisons={
-            (name, model): comparison
-            for name, entry in benchmarks.items()
-            for model, comparison in (entry.get("comparison") or {}).items()
-        },
-        paired={name: entry["paired"] for name, entry in benchmarks.items() if "paired" in entry},
-    )
-    return result, recorded_registry(report)

@@ -1,15 +1,13 @@
-"""The summary tables, as rows of text, shared by the terminal and markdown views."""
+"""The report's tables, as rows of text, read from the report dict every view shares."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 from pytest_bizbench.aggregate import FAILED, PASSED
 from pytest_bizbench.payload import ERROR
 from pytest_bizbench.registry import Registry
-from pytest_bizbench.report.json_report import RunResult
-from pytest_bizbench.scoring.passk import flaky_cases
 
 # metrics shown next to the headline, where a benchmark reports them
 COMPONENTS = (
@@ -26,6 +24,7 @@ COMPONENTS = (
     "f_score",
 )
 Table = tuple[list[str], list[list[str]]]
+Report = Mapping[str, Any]
 
 
 def fmt(value: Any) -> str:
@@ -36,12 +35,28 @@ def fmt(value: Any) -> str:
     return str(value)
 
 
-def headline_of(registry: Registry, name: str) -> str:
-    benchmark = registry.get(name)
-    return benchmark.headline_metric if benchmark else "accuracy"
+def headline_of(entry: Mapping[str, Any]) -> str:
+    return str(entry.get("headline_metric") or "accuracy")
 
 
-def summary_table(result: RunResult, registry: Registry) -> Table:
+def model_entries(
+    report: Report,
+) -> Iterator[tuple[str, str, Mapping[str, Any], Mapping[str, Any]]]:
+    """(benchmark, model, benchmark entry, model entry), sorted by benchmark and model."""
+    for name, entry in sorted(report["benchmarks"].items()):
+        for model, data in sorted(entry["models"].items()):
+            yield name, model, entry, data
+
+
+def comparisons_of(report: Report) -> dict[tuple[str, str], Mapping[str, Any]]:
+    return {
+        (name, model): comparison
+        for name, entry in report["benchmarks"].items()
+        for model, comparison in (entry.get("comparison") or {}).items()
+    }
+
+
+def summary_table(report: Report) -> Table:
     """One row per benchmark x model: headline, components, outcomes, verdict, delta."""
     header = [
         "benchmark",
@@ -57,12 +72,12 @@ def summary_table(result: RunResult, registry: Registry) -> Table:
         "delta",
     ]
     rows = []
-    for (name, model), docs in result.documents.items():
-        metrics: Mapping[str, Any] = result.metrics.get((name, model), {})
-        headline = headline_of(registry, name)
+    for name, model, entry, data in model_entries(report):
+        metrics: Mapping[str, Any] = data["metrics"]
+        headline = headline_of(entry)
         components = ", ".join(f"{key} {fmt(metrics[key])}" for key in COMPONENTS if key in metrics)
-        outcomes = [d.outcome for d in docs]
-        comparison = result.comparisons.get((name, model), {})
+        outcomes = [d.get("outcome") for d in data["documents"]]
+        comparison = (entry.get("comparison") or {}).get(model, {})
         rows.append(
             [
                 name,
@@ -70,7 +85,7 @@ def summary_table(result: RunResult, registry: Registry) -> Table:
                 headline,
                 fmt(metrics.get(headline)),
                 components or "—",
-                str(len(docs)),
+                str(len(outcomes)),
                 str(outcomes.count(PASSED)),
                 str(outcomes.count(FAILED)),
                 str(outcomes.count(ERROR)),
@@ -81,52 +96,98 @@ def summary_table(result: RunResult, registry: Registry) -> Table:
     return header, rows
 
 
-def side_by_side_table(result: RunResult, registry: Registry) -> Table | None:
-    """Metrics as rows and models as columns, when more than one model ran."""
-    models = sorted({model for _, model in result.metrics})
-    if len(models) < 2:
-        return None
+def metrics_table(entry: Mapping[str, Any]) -> Table:
+    """One benchmark's metrics as rows and its models as columns, per field included."""
+    models = sorted(entry["models"])
+    per_model = {m: entry["models"][m]["metrics"] for m in models}
+    fields = sorted(
+        {f for metrics in per_model.values() for f in metrics.get("per_field_accuracy") or {}}
+    )
+    rows = [
+        [key, *(fmt(per_model[m].get(key)) for m in models)]
+        for key in (headline_of(entry), *COMPONENTS)
+        if any(key in metrics for metrics in per_model.values())
+    ]
+    rows += [
+        [
+            f"per_field_accuracy.{field}",
+            *(fmt((per_model[m].get("per_field_accuracy") or {}).get(field)) for m in models),
+        ]
+        for field in fields
+    ]
+    return ["metric", *models], rows
+
+
+def paired_sections(
+    name: str, entry: Mapping[str, Any], registry: Registry
+) -> list[tuple[str, Table]]:
+    """The benchmark's own tables of its model pairs (`BenchmarkPlugin.paired_tables`)."""
+    benchmark = registry.get(name)
+    if benchmark is None:
+        return []
+    return [
+        (f"{name} {label}: {title}", (header, rows))
+        for label, paired in sorted((entry.get("paired") or {}).items())
+        for title, header, rows in benchmark.paired_tables(paired)
+    ]
+
+
+def pairs_table(report: Report) -> Table | None:
+    """Every model pair of every benchmark, B minus A on the headline, with its paired CI."""
     rows = []
-    for name in sorted({name for name, _ in result.metrics}):
-        per_model = {m: result.metrics.get((name, m), {}) for m in models}
-        keys = [headline_of(registry, name), *COMPONENTS]
-        fields = sorted(
-            {f for metrics in per_model.values() for f in metrics.get("per_field_accuracy", {})}
-        )
-        for key in keys:
-            if any(key in metrics for metrics in per_model.values()):
-                rows.append([name, key, *(fmt(per_model[m].get(key)) for m in models)])
-        for field in fields:
+    for name, entry in sorted(report["benchmarks"].items()):
+        headline = headline_of(entry)
+        for label, paired in sorted((entry.get("paired") or {}).items()):
+            cases = paired.get("cases") or {}
             rows.append(
                 [
                     name,
-                    f"per_field_accuracy.{field}",
-                    *(fmt(per_model[m].get("per_field_accuracy", {}).get(field)) for m in models),
+                    label,
+                    headline,
+                    fmt(paired.get(f"baseline_{headline}")),
+                    fmt(paired.get(f"candidate_{headline}")),
+                    _signed(paired.get("delta")),
+                    _ci(cases),
+                    str(cases.get("n", "—")),
+                    str(paired.get("verdict", "—")),
                 ]
             )
-    return ["benchmark", "metric", *models], rows
+    header = ["benchmark", "B-vs-A", "headline", "A", "B", "B − A", "95% CI", "cases", "verdict"]
+    return (header, rows) if rows else None
 
 
-def paired_sections(result: RunResult, registry: Registry) -> list[tuple[str, Table]]:
-    """Each benchmark's own tables of its model pairs (`BenchmarkPlugin.paired_tables`)."""
-    sections: list[tuple[str, Table]] = []
-    for name, pairs in sorted(result.paired.items()):
-        benchmark = registry.get(name)
-        if benchmark is None:
-            continue
-        for label, paired in sorted(pairs.items()):
-            for title, header, rows in benchmark.paired_tables(paired):
-                sections.append((f"{name} {label}: {title}", (header, rows)))
-    return sections
+def _general(value: Any) -> str:
+    return f"{value:g}" if isinstance(value, (int, float)) else fmt(value)
 
 
-def threshold_table(result: RunResult) -> Table:
+def _signed(value: Any) -> str:
+    return f"{value:+.4f}" if isinstance(value, float) else fmt(value)
+
+
+def threshold_table(thresholds: list[Mapping[str, Any]]) -> Table:
     header = ["threshold", "model", "actual", "result"]
     rows = [
-        [t.threshold.text, t.model, fmt(t.actual), "pass" if t.passed else f"FAIL {t.note}".strip()]
-        for t in result.thresholds
+        [
+            f"{t.get('benchmark')}:{t.get('metric')} {t.get('op')} {_general(t.get('value'))}",
+            str(t.get("model")),
+            fmt(t.get("actual")),
+            "pass"
+            if t.get("passed")
+            else ("FAIL" if t.get("actual") is not None else "FAIL no such metric"),
+        ]
+        for t in thresholds
     ]
     return header, rows
+
+
+def flaky_table(report: Report) -> Table | None:
+    """Cases whose repeated samples disagree, per benchmark x model."""
+    rows = [
+        [name, model, str(f["id"]), str(f["case"]), f"{f['passed']} of {f['n']}"]
+        for name, model, _, data in model_entries(report)
+        for f in data.get("flaky") or ()
+    ]
+    return (["benchmark", "model", "case", "file", "samples passed"], rows) if rows else None
 
 
 Comparisons = Mapping[tuple[str, str], Mapping[str, Any]]
@@ -137,7 +198,7 @@ def _ci(paired: Mapping[str, Any]) -> str:
     return "—" if not ci else f"[{ci[0]:+.4f}, {ci[1]:+.4f}]"
 
 
-def comparison_table(comparisons: Comparisons, registry: Registry) -> Table | None:
+def comparison_table(comparisons: Comparisons, headlines: Mapping[str, str]) -> Table | None:
     """One row per benchmark x model compared with the baseline (SPEC §7)."""
     if not comparisons:
         return None
@@ -160,7 +221,7 @@ def comparison_table(comparisons: Comparisons, registry: Registry) -> Table | No
     ]
     rows = []
     for (name, model), c in sorted(comparisons.items()):
-        headline = headline_of(registry, name)
+        headline = headlines.get(name, "accuracy")
         paired = c.get("paired") or {}
         rows.append(
             [
@@ -256,17 +317,3 @@ def comparison_notes(comparisons: Comparisons) -> list[str]:
             if text:
                 notes.append(f"{name} ({model}): {text}")
     return notes
-
-
-def flaky_table(result: RunResult) -> Table | None:
-    """Cases whose repeated samples disagree, per benchmark x model."""
-    rows = [
-        [name, model, str(f["id"]), f["case"], f"{f['passed']} of {f['n']}"]
-        for (name, model), docs in result.documents.items()
-        for f in flaky_cases(
-            {"case": d.payload.case, "id": d.payload.id, "details": d.details}
-            for d in docs
-            if d.may_flip()  # parse only those
-        )
-    ]
-    return (["benchmark", "model", "case", "file", "samples passed"], rows) if rows else None

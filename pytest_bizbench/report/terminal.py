@@ -1,29 +1,22 @@
-"""The `bizbench` section of pytest's terminal summary."""
+"""The `bizbench` section of pytest's terminal summary: the report view, short by
+default, every table with `-v`."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from pytest_bizbench.escape import terminal_text
 from pytest_bizbench.registry import Registry
-from pytest_bizbench.report.json_report import RunResult
-from pytest_bizbench.report.markdown import markdown_table
-from pytest_bizbench.report.tables import (
-    Table,
-    comparison_notes,
-    comparison_table,
-    flaky_table,
-    paired_sections,
-    side_by_side_table,
-    summary_table,
-    threshold_table,
-    worst_table,
-)
+from pytest_bizbench.report.model import Block, Detail, report_view
+from pytest_bizbench.report.tables import Table
 
 
 def text_table(table: Table) -> list[str]:
+    """Aligned columns under a dashed rule: the one table style of the terminal."""
     header, rows = (
         [terminal_text(c) for c in table[0]],
         [[terminal_text(c) for c in row] for row in table[1]],
@@ -37,59 +30,37 @@ def text_table(table: Table) -> list[str]:
     return [render[0], line, *render[1:]]
 
 
+def block_lines(block: Block) -> list[str]:
+    """A block as terminal lines, after a blank line unless it is one line long."""
+    title = terminal_text(block.title)
+    lines = [terminal_text(line) for line in block.lines]
+    if not block.header:
+        if title and len(lines) == 1:
+            return [f"{title}: {lines[0]}"]
+        return ["", f"{title}:", *(f"  {line}" for line in lines)] if title else lines
+    table = text_table((list(block.header), [list(r) for r in block.rows]))
+    return ["", *([f"{title}:"] if title else []), *table, *lines]
+
+
 def write_summary(
     reporter: pytest.TerminalReporter,
-    result: RunResult,
+    report: Mapping[str, Any],
     registry: Registry,
     report_path: Path | None,
     report_error: str | None,
 ) -> None:
     reporter.write_sep("=", "bizbench")
-    for line in text_table(summary_table(result, registry)):
-        reporter.write_line(line)
-    side = side_by_side_table(result, registry)
-    if side is not None:
-        reporter.write_line("")
-        reporter.write_line("models side by side:")
-        for line in text_table(side):
-            reporter.write_line(line)
-    for title, table in paired_sections(result, registry):
-        reporter.write_line("")
-        reporter.write_line(f"{terminal_text(title)}:")
-        for line in markdown_table(table):  # markdown, as in the step summary (SPEC §5.5)
-            reporter.write_line(line)
-    compared = comparison_table(result.comparisons, registry)
-    if compared is not None:
-        reporter.write_line("")
-        reporter.write_line("compared with the baseline:")
-        notes = [terminal_text(note) for note in comparison_notes(result.comparisons)]
-        for line in [*text_table(compared), *notes]:
-            reporter.write_line(line)
-    worst = worst_table(result.comparisons)
-    if worst is not None:
-        reporter.write_line("")
-        reporter.write_line("worst-regressed cases:")
-        for line in text_table(worst):
-            reporter.write_line(line)
-    flaky = flaky_table(result)
-    if flaky is not None:
-        reporter.write_line("")
-        reporter.write_line("flaky cases (samples disagree):")
-        for line in text_table(flaky):
-            reporter.write_line(line)
-    if result.thresholds:
-        reporter.write_line("")
-        for line in text_table(threshold_table(result)):
-            reporter.write_line(line)
-    reporter.write_line("")
-    if result.passed:
-        reporter.write_line("bizbench gate: passed", green=True)
-    else:
-        reporter.write_line("bizbench gate: FAILED", red=True, bold=True)
-        for reason in result.reasons:
-            reporter.write_line(f"  {terminal_text(reason)}", red=True)
-    for note in result.completeness.notes:
-        reporter.write_line(f"bizbench note: {terminal_text(note)}", yellow=True)
+    view = report_view(report, registry)
+    for section, blocks in view.at(Detail.FULL if reporter.verbosity > 0 else Detail.SHORT):
+        if section.key != "gate":
+            for line in (line for block in blocks for line in block_lines(block)):
+                reporter.write_line(line)
+        elif view.passed:
+            reporter.write_line("bizbench gate: passed", green=True)
+        else:
+            reporter.write_line("bizbench gate: FAILED", red=True, bold=True)
+            for reason in (reason for block in blocks for reason in block.lines):
+                reporter.write_line(f"  {terminal_text(reason)}", red=True)
     if report_error:
         reporter.write_line(f"bizbench: {terminal_text(report_error)}", red=True, bold=True)
     elif report_path is not None:

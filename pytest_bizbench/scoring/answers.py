@@ -62,6 +62,7 @@ from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 
 from pytest_bizbench.scoring.numbers import numbers_match
+from pytest_bizbench.scoring.references import MONTH_BEFORE, REFERENCE_WORDS
 
 SCORERS = ("exact", "contains", "numeric")
 REL_TOL = 0.01
@@ -98,14 +99,7 @@ _QUANTITY = re.compile(
     """,
     re.IGNORECASE | re.VERBOSE,
 )
-_REFERENCE_BEFORE = re.compile(
-    r"(?:\b(?:page|pages|p|pp|note|notes|item|items|section|part|exhibit|table|schedule"
-    r"|line|form|rule|article|chapter|figure|appendix|footnote|no|number)\.?\s*|#|[a-z]-)$",
-    re.IGNORECASE,
-)
-_MONTH_BEFORE = re.compile(
-    r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s*$", re.IGNORECASE
-)
+_REFERENCE_BEFORE = re.compile(rf"(?:\b(?:{REFERENCE_WORDS})\.?\s*|#|[a-z]-)$", re.IGNORECASE)
 _REFERENCE_AFTER = re.compile(r"^-[a-z]", re.IGNORECASE)
 _DECREASE_BEFORE = re.compile(
     r"\b(?:decreas(?:e|es|ed|ing)|declin(?:e|es|ed|ing)|fell|fall|falls|falling|drop|drops"
@@ -196,7 +190,7 @@ def _quantity(text: str, match: re.Match[str]) -> Quantity | None:
     before, after = text[: match.start()], text[match.end() :]
     if _REFERENCE_BEFORE.search(before):
         return None
-    if _MONTH_BEFORE.search(before) and len(parts["num"]) <= 2:
+    if MONTH_BEFORE.search(before) and len(parts["num"]) <= 2:
         return None  # the day of "June 30", not the year of "March 2027"
     if _REFERENCE_AFTER.match(after) or (after[:1].isalnum() and not parts["close"]):
         return None

@@ -12,13 +12,15 @@ import math
 from collections.abc import Callable, Mapping, Sequence
 from datetime import date
 from itertools import islice
-from typing import Any
+from typing import Any, cast
 
 from rapidfuzz import fuzz
 
 from pytest_bizbench.config import LadderConfig
+from pytest_bizbench.details import FieldEntry
 from pytest_bizbench.scoring.assign import Row, assign, kuhn_munkres
 from pytest_bizbench.scoring.dates import parse_date
+from pytest_bizbench.scoring.judge import checked_grade
 from pytest_bizbench.scoring.numbers import numbers_match, parse_number
 from pytest_bizbench.scoring.pairs import PairScorer, scalar_kind, stated_bool
 from pytest_bizbench.scoring.text import cosine, normalize
@@ -28,7 +30,7 @@ Embedder = Callable[[list[str]], list[list[float]]]
 JudgeFn = Callable[[str, Any, Any], float | None]
 """(field, expected, actual) to a 0-100 grade, or None to abstain (`pytest_bizbench_judge`)."""
 
-Entry = dict[str, Any]
+Entry = FieldEntry
 
 MAX_TEXT = 200
 MAX_ITEMS = 50
@@ -92,7 +94,7 @@ class FieldLadder:
             rungs.append("judge")
         return rungs
 
-    def score_field(self, name: str, expected: Any, actual: Any) -> dict[str, Any]:
+    def score_field(self, name: str, expected: Any, actual: Any) -> Entry:
         """The entry of one field (see the class docstring)."""
         return self._rate(name, expected, actual, detail=True, models=True)
 
@@ -171,14 +173,14 @@ class FieldLadder:
         cap = self._config.max_text_chars
         over = max(len(left), len(right)) > cap
         similarity = fuzz.ratio(left[:cap], right[:cap]) / 100.0
-        entry: Entry = {"similarity": round(similarity, 4)}
+        entry: Entry = {"score": 0.0, "rung": "fuzzy", "similarity": round(similarity, 4)}
         if over:
             entry["budget"] = (
                 f"text over bizbench_max_text_chars ({cap}): "
                 f"similarity of the first {cap} characters"
             )
         if similarity >= strictness:
-            return {"score": 1.0, "rung": "fuzzy", **entry}
+            return _decided(entry, 1.0, "fuzzy")
         if models and self._embed is not None:
             try:
                 closeness = self._cosine(self._embed, expected_text, actual_text)
@@ -186,17 +188,17 @@ class FieldLadder:
                 return _unscored("embedding", entry, exc)
             entry["cosine"] = round(closeness, 4)
             if closeness >= strictness:
-                return {"score": 1.0, "rung": "embedding", **entry}
+                return _decided(entry, 1.0, "embedding")
         if models and self._judge is not None:
             try:
-                grade = _grade(self._judge(name, expected, actual))
+                grade = checked_grade(self._judge(name, expected, actual))
             except Exception as exc:
                 return _unscored("judge", entry, exc)
             if grade is not None:
-                return {"score": grade / 100.0, "rung": "judge", **entry, "judge_score": grade}
+                return _decided(entry, grade / 100.0, "judge", judge_score=grade)
         if name in self._config.free_text_fields:
-            return {"score": similarity, "rung": "free-text", **entry, "reason": "below-strictness"}
-        return {"score": 0.0, "rung": "fuzzy", **entry, "reason": "below-strictness"}
+            return _decided(entry, similarity, "free-text", reason="below-strictness")
+        return _decided(entry, 0.0, "fuzzy", reason="below-strictness")
 
     @staticmethod
     def _cosine(embed: Embedder, expected: str, actual: str) -> float:
@@ -250,7 +252,7 @@ class FieldLadder:
             "hallucinated": [item for j, item in enumerate(given) if j not in cols],
         }
         for key, items in listed.items():
-            entry[key] = _jsonable(items[:MAX_ITEMS])
+            cast(dict[str, Any], entry)[key] = _jsonable(items[:MAX_ITEMS])
             if len(items) > MAX_ITEMS:
                 entry["truncated"] = True
         return entry
@@ -338,21 +340,31 @@ def _rate_date(target: date, actual: Any, order: str) -> Entry:
     return {"score": 0.0, "rung": "date", "reason": "mismatch"}
 
 
-def _grade(value: object) -> float | None:
-    """A judge's answer checked: None abstains, anything but a 0-100 number is an error."""
-    if value is None:
-        return None
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise TypeError(f"judge returned {value!r}, not a number")
-    if not 0.0 <= value <= 100.0:
-        raise ValueError(f"judge returned {value!r}, outside 0-100")
-    return float(value)
-
-
 def _unscored(rung: str, entry: Entry, exc: Exception) -> Entry:
     """A model hook failed: 0, flagged, because a crash is not evidence of a wrong value."""
     reason = _jsonable(f"{rung}-error: {type(exc).__name__}: {exc}")
-    return {"score": 0.0, "rung": rung, **entry, "reason": reason, "unscored": True}
+    return _decided(entry, 0.0, rung, reason=reason, unscored=True)
+
+
+def _decided(
+    entry: Entry,
+    score: float,
+    rung: str,
+    *,
+    judge_score: float | None = None,
+    reason: str | None = None,
+    unscored: bool = False,
+) -> Entry:
+    """The text evidence in `entry` decided by `rung`, keys in the report's order."""
+    out = entry.copy()
+    out["score"], out["rung"] = score, rung
+    if judge_score is not None:
+        out["judge_score"] = judge_score
+    if reason is not None:
+        out["reason"] = reason
+    if unscored:
+        out["unscored"] = True
+    return out
 
 
 def _jsonable(value: Any) -> Any:

@@ -16,6 +16,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
+from pytest_bizbench.figures import mean
+
 
 def _check(name: str, n: int, c: int, k: int) -> None:
     """The domain shared by pass@k and pass^k; ValueError outside it."""
@@ -82,10 +84,6 @@ def sample_counts(details: Mapping[str, Any]) -> tuple[int, int] | None:
     return None
 
 
-def _mean_of(values: Sequence[float]) -> float | None:
-    return math.fsum(values) / len(values) if values else None
-
-
 def sample_metrics(details: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
     """`flip_rate` (share of the documents with n >= 2 that flip) and `pass_hat_<k>`
     (mean over the documents with n >= k) for every k the documents carry, plus
@@ -96,7 +94,7 @@ def sample_metrics(details: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
         return {}
     multi = [d for d in rows if (sample_counts(d) or (1, 0))[0] >= 2]
     flips = [1.0 if d["flip"] else 0.0 for d in multi]
-    metrics: dict[str, Any] = {"flip_rate": _mean_of(flips)}
+    metrics: dict[str, Any] = {"flip_rate": mean(flips) if flips else None}
     ks = sorted({int(k) for d in rows for k in (d.get("pass_hat_k") or {})})
     for stat in ("pass_at", "pass_hat"):
         for k in ks:
@@ -105,7 +103,7 @@ def sample_metrics(details: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
                 for d in rows
                 if isinstance(v := (d.get(f"{stat}_k") or {}).get(str(k)), (int, float))
             ]
-            metrics[f"{stat}_{k}"] = _mean_of(values)
+            metrics[f"{stat}_{k}"] = mean(values) if values else None
     return metrics
 
 
@@ -134,7 +132,7 @@ def pass_at_k_metrics(details: Iterable[Mapping[str, Any]], ks: Sequence[int]) -
     metrics: dict[str, Any] = {}
     for k in ks:
         values = [float(v) for row in rows if isinstance(v := row.get(str(k)), (int, float))]
-        metrics[f"pass_at_{k}"] = math.fsum(values) / len(values) if values else None
+        metrics[f"pass_at_{k}"] = mean(values) if values else None
     return metrics
 
 
@@ -161,7 +159,7 @@ class Spread:
         order = sorted(range(len(scores)), key=lambda i: (scores[i], i))
         return cls(
             n=len(scores),
-            mean=math.fsum(scores) / len(scores),
+            mean=mean(scores),
             min=min(scores),
             max=max(scores),
             shown=order[(len(scores) - 1) // 2],

@@ -44,6 +44,7 @@ from dataclasses import dataclass
 from pytest_bizbench.scoring import answers  # a module: answers reads this one too
 from pytest_bizbench.scoring.judge import NONANSWER_FIELD, checked_grade
 from pytest_bizbench.scoring.ladder import JudgeFn
+from pytest_bizbench.scoring.references import MONTH_BEFORE, REFERENCE_WORDS
 from pytest_bizbench.scoring.refusal_catalog import (
     ABSENT_THING,
     CLASSES,
@@ -130,12 +131,9 @@ _FIGURE = re.compile(r"(?<![\w.])(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?!\w)|(?<!
 _YEAR = re.compile(r"(?:19|20)\d\d")
 _PERIOD = re.compile(r"(?<!\d)((?:19|20)\d\d)(?!\d)|\bfy'?(\d\d)\b")
 _REFERENCE_BEFORE = re.compile(
-    r"(?:\b(?:page|pages|p|pp|note|notes|item|items|section|part|exhibit|table|schedule"
-    r"|line|form|rule|article|chapter|figure|appendix|footnote|no|number|step|q|h|fy|topic"
-    r"|asc|ias|ifrs)\.?\s*|#|[a-z]-?)$"
+    rf"(?:\b(?:{REFERENCE_WORDS}|step|q|h|fy|topic|asc|ias|ifrs)\.?\s*|#|[a-z]-?)$"
 )
 _REFERENCE_AFTER = re.compile(r"^(?:-[a-z]|st\b|nd\b|rd\b|th\b|-k|-q)")
-_MONTH_BEFORE = re.compile(r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s*$")
 # a clause that points at other data instead of answering: "it only reports 2021 ..."
 _POINTING = re.compile(
     r"^\s*(?:only|just|merely)\b|\binstead\b"
@@ -636,7 +634,7 @@ def _states_figure(text: str) -> bool:
         return True
     for match in _FIGURE.finditer(text):
         before, after = text[: match.start()], text[match.end() :]
-        if _REFERENCE_BEFORE.search(before) or _MONTH_BEFORE.search(before):
+        if _REFERENCE_BEFORE.search(before) or MONTH_BEFORE.search(before):
             continue
         if _REFERENCE_AFTER.match(after):
             continue
