@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-import importlib
 from typing import TYPE_CHECKING, Any
+
+from pytest_bizbench.lazy import lazy_export
 
 if TYPE_CHECKING:
     from pytest_bizbench.config import LadderConfig
@@ -22,9 +23,4 @@ __all__ = ["Embedder", "FieldLadder", "JudgeFn", "LadderConfig"]
 def __getattr__(name: str) -> Any:
     """Import a public name's module on first use, so importing one submodule
     loads only what that submodule needs."""
-    module = _EXPORTS.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(module), name)
-    globals()[name] = value
-    return value
+    return lazy_export(__name__, _EXPORTS, globals(), name)
