@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, TypeGuard
 
 
-def is_number(value: object) -> bool:
+def is_number(value: object) -> TypeGuard[int | float]:
     """An int or a float, but not a bool (JSON's true is no score)."""
     return isinstance(value, (int, float)) and not isinstance(value, bool)
 

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import math
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from pytest_bizbench.figures import mean
 from pytest_bizbench.scoring import FieldLadder, LadderConfig
 from pytest_bizbench.sdk import BenchmarkPlugin, ExtendedDocument, ScoredDocument
 
@@ -81,5 +81,5 @@ class FieldAccuracy(BenchmarkPlugin):
         for key in SUB_SCORES:
             # a document without the sub-score (a missing prediction) counts as 0
             values = [float(s.details.get(key, 0.0)) for s in scored]
-            metrics[key] = math.fsum(values) / len(values) if values else 0.0
+            metrics[key] = mean(values)
         return metrics

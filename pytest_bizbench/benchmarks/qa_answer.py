@@ -28,6 +28,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from pytest_bizbench.cases.qa import FINANCEBENCH
+from pytest_bizbench.figures import mean
 from pytest_bizbench.scoring import Embedder, JudgeFn
 from pytest_bizbench.scoring.answers import grade
 from pytest_bizbench.scoring.judge import checked_grade
@@ -258,7 +259,7 @@ class QAAnswer(BenchmarkPlugin):
         if latencies:
             metrics["latency_p50_ms"] = percentile(latencies, 0.50)
             metrics["latency_p95_ms"] = percentile(latencies, 0.95)
-            metrics["latency_mean_ms"] = math.fsum(latencies) / len(latencies)
+            metrics["latency_mean_ms"] = mean(latencies)
         usages = [u for s in ordered if isinstance(u := s.details.get("usage"), Mapping)]
         if usages:  # live answers from the endpoint (`llm:` models) report their tokens
             metrics["tokens_prompt"] = sum(int(u.get("prompt_tokens", 0)) for u in usages)

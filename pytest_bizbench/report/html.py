@@ -12,6 +12,7 @@ from typing import Any
 
 from pytest_bizbench.escape import html_text
 from pytest_bizbench.figures import fmt_number as _num
+from pytest_bizbench.figures import is_number
 from pytest_bizbench.registry import Registry
 from pytest_bizbench.report.model import Block, Chart, Detail, report_view
 
@@ -82,7 +83,7 @@ def field_bars(per_model: Mapping[str, Mapping[str, Any]]) -> str:
         for j, model in enumerate(models):
             value = per_model[model].get(name)
             y = top + j * 14
-            if isinstance(value, (int, float)) and not isinstance(value, bool):
+            if is_number(value):
                 w = max(0.0, min(1.0, float(value))) * BAR_WIDTH
                 colour = PALETTE[j % len(PALETTE)]
                 parts.append(

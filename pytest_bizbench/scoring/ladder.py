@@ -18,6 +18,7 @@ from rapidfuzz import fuzz
 
 from pytest_bizbench.config import LadderConfig
 from pytest_bizbench.details import FieldEntry
+from pytest_bizbench.figures import mean
 from pytest_bizbench.scoring.assign import Row, assign, kuhn_munkres
 from pytest_bizbench.scoring.dates import parse_date
 from pytest_bizbench.scoring.judge import checked_grade
@@ -121,9 +122,9 @@ class FieldLadder:
             scores.append(entry["score"])
             if given is not None:
                 present.append(entry["score"])
-        score = math.fsum(scores) / len(scores) if scores else 0.0
+        score = mean(scores)
         details["completeness"] = len(present) / len(scores) if scores else 0.0
-        details["correctness"] = math.fsum(present) / len(present) if present else 0.0
+        details["correctness"] = mean(present)
         details["quality"] = score
         return score, details
 
