@@ -77,6 +77,10 @@ class ReportDocument:
         return parsed
 
     def as_json(self) -> dict[str, Any]:
+        return {**self.fields(), "details": self.details, "metadata": self.metadata}
+
+    def fields(self) -> dict[str, Any]:
+        """The report document but its details and metadata, which stay text until read."""
         p = self.payload
         out: dict[str, Any] = {
             "id": p.id,
@@ -85,11 +89,9 @@ class ReportDocument:
             "case_hash": p.case_hash,
             "score": p.score if self.outcome != ERROR else None,
             "outcome": self.outcome,
-            "details": self.details,
             "labels": list(p.labels),
             # what compute() reads besides the score, so a merge can rebuild it
             "filename": p.filename,
-            "metadata": self.metadata,
             "rules": list(p.rules),
             "group": p.group,
         }

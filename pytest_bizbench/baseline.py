@@ -21,6 +21,7 @@ from pytest_bizbench.gate import Completeness
 from pytest_bizbench.registry import Registry, fingerprint
 from pytest_bizbench.report.json_report import write_report
 from pytest_bizbench.report.reader import ReportError, read_report, recorded_benchmark
+from pytest_bizbench.report.stream import Documents
 from pytest_bizbench.sdk import BenchmarkPlugin
 from pytest_bizbench.settings import BaselineOptions
 from pytest_bizbench.stats import (
@@ -358,7 +359,7 @@ def compare_run(
                 benchmark.version,
                 fingerprint(benchmark),
                 metrics.get((name, model), {}),
-                [d.as_json() for d in docs],
+                Documents(docs),  # details parsed only for the worst cases
             )
             yield name, model, benchmark, base, cand
 

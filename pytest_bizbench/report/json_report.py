@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import json
 import os
 import tempfile
-from collections.abc import Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -15,6 +14,7 @@ from pytest_bizbench.aggregate import ReportDocument
 from pytest_bizbench.gate import Completeness, ThresholdResult
 from pytest_bizbench.payload import jsonable
 from pytest_bizbench.registry import Registry, fingerprint
+from pytest_bizbench.report.stream import Documents, pieces
 from pytest_bizbench.scoring.passk import flaky_cases
 
 SCHEMA_VERSION = 1
@@ -71,11 +71,12 @@ def build_report(result: RunResult, registry: Registry) -> dict[str, Any]:
     benchmarks: dict[str, dict[str, Any]] = {}
     for (name, model), docs in result.documents.items():
         entry = benchmarks.setdefault(name, _benchmark_entry(registry, name))
+        documents = Documents(docs)  # read and written one at a time (stream.py)
         entry["models"][model] = {
             "metrics": result.metrics.get((name, model), {}),
-            "documents": [d.as_json() for d in docs],
+            "documents": documents,
         }
-        flaky = flaky_cases(entry["models"][model]["documents"])
+        flaky = flaky_cases(documents)
         if flaky:
             entry["models"][model]["flaky"] = flaky
     for (name, model), comparison in result.comparisons.items():
@@ -98,24 +99,26 @@ def build_report(result: RunResult, registry: Registry) -> dict[str, Any]:
     }
 
 
-def dumps(report: Mapping[str, Any]) -> str:
-    """Canonical text: sorted keys, so two runs differ only under "run".
+def canonical(report: Mapping[str, Any]) -> Iterator[str]:
+    """Canonical text in pieces: sorted keys, so two runs differ only under "run".
 
     Compact on purpose: `indent` makes the json module fall back from its C encoder
     to pure Python, which cost a third of the plugin's overhead on big suites.
     """
-    text = json.dumps(
-        report, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False
-    )
-    return text + "\n"
+    yield from pieces(report)
+    yield "\n"
+
+
+def dumps(report: Mapping[str, Any]) -> str:
+    return "".join(canonical(report))
 
 
 def write_report(report: Mapping[str, Any], path: Path) -> None:
     """Raises OSError with the path when the directory cannot be written."""
-    write_text_atomic(path, dumps(report))
+    write_text_atomic(path, canonical(report))
 
 
-def write_text_atomic(path: Path, text: str) -> None:
+def write_text_atomic(path: Path, text: str | Iterable[str]) -> None:
     """Write next to the target and rename, so a reader never sees half a file, and
     a FIFO or a device at `path` is replaced, never written into (which could block).
     """
@@ -123,7 +126,7 @@ def write_text_atomic(path: Path, text: str) -> None:
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
+            handle.writelines([text] if isinstance(text, str) else text)
         os.chmod(tmp, 0o644)  # mkstemp makes 0600; reports and baselines are shared files
         os.replace(tmp, path)
     except BaseException:

@@ -37,7 +37,7 @@ def _block(block: Block, capital: bool) -> list[str]:
 
 
 def render_markdown(report: Mapping[str, Any], registry: Registry) -> str:
-    view = report_view(report, registry)
+    view = report_view(report, registry, Detail.FULL)
     lines = ["## bizbench"]
     for section, blocks in view.at(Detail.FULL):
         if section.key == "gate":

@@ -252,7 +252,7 @@ def _documents(documents: Sequence[Mapping[str, Any]]) -> Table:
     return ["id", "case", "score", "outcome", "message"], rows
 
 
-def _detail(report: Report, registry: Registry) -> Section:
+def _detail(report: Report, registry: Registry, detail: Detail) -> Section:
     hint = "-v shows the per-benchmark tables: metrics per model, per field, model pairs"
     blocks = [Block(lines=(hint,), high=Detail.SHORT)]
     for name, entry in sorted(report["benchmarks"].items()):
@@ -273,6 +273,8 @@ def _detail(report: Report, registry: Registry) -> Section:
             _table(t, table, Detail.FULL) for t, table in paired_sections(name, entry, registry)
         ]
         for model, data in models.items():
+            if detail < Detail.PAGE:  # a row per document: built only for the page
+                continue
             failures = _failures(data["documents"])
             if failures is not None:
                 title = f"{name} ({model}): failed documents"
@@ -283,10 +285,12 @@ def _detail(report: Report, registry: Registry) -> Section:
     return Section("detail", "per-benchmark detail", tuple(blocks))
 
 
-def report_view(report: Report, registry: Registry) -> ReportView:
+def report_view(report: Report, registry: Registry, detail: Detail = Detail.PAGE) -> ReportView:
     """The sections of `report` (the canonical JSON report), in `SECTION_ORDER`.
 
-    `registry` gives each benchmark's own model-pair tables (`paired_tables`).
+    `registry` gives each benchmark's own model-pair tables (`paired_tables`). The
+    tables of every document are built only up to `detail`, the most a view will
+    show: the terminal of a 100k-document run never holds a row per document.
     """
     sections = (
         _gate(report),
@@ -295,7 +299,7 @@ def report_view(report: Report, registry: Registry) -> ReportView:
         _thresholds(report),
         _cases(report),
         _notes(report),
-        _detail(report, registry),
+        _detail(report, registry, detail),
     )
     assert tuple(s.key for s in sections) == SECTION_ORDER
     return ReportView(

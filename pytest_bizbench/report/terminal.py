@@ -50,8 +50,9 @@ def write_summary(
     report_error: str | None,
 ) -> None:
     reporter.write_sep("=", "bizbench")
-    view = report_view(report, registry)
-    for section, blocks in view.at(Detail.FULL if reporter.verbosity > 0 else Detail.SHORT):
+    detail = Detail.FULL if reporter.verbosity > 0 else Detail.SHORT
+    view = report_view(report, registry, detail)
+    for section, blocks in view.at(detail):
         if section.key != "gate":
             for line in (line for block in blocks for line in block_lines(block)):
                 reporter.write_line(line)
