@@ -8,6 +8,7 @@ runs, each looked up by a name `safeio.child_name` made from the case id.
 
 from __future__ import annotations
 
+import json
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -16,6 +17,7 @@ from typing import Any
 
 from pytest_bizbench.cases.jsonio import InputError, iter_jsonl, parse_json, read_text
 from pytest_bizbench.cases.model import Workspace
+from pytest_bizbench.payload import compact_json
 from pytest_bizbench.safeio import UnsafeInputError, child_name, read_regular, shown
 from pytest_bizbench.settings import PredictionSpec
 
@@ -68,12 +70,24 @@ def _jsonl_text(path: Path, data: bytes, errors: list[tuple[int, str]]) -> str:
 
 @dataclass(frozen=True, slots=True)
 class _Table:
-    """A file source read once: its rows by id, and what was wrong with the rest."""
+    """A file source read once: its rows by id, and what was wrong with the rest.
+
+    A JSONL source keeps each row's prediction as compact JSON text (`packed`), parsed
+    again at each lookup: a parsed row took ~3 KB for every document of a run, held
+    until its end; as text, a fraction of that.
+    """
 
     rows: dict[str, Any]
     line_errors: tuple[tuple[int, str], ...] = ()
     duplicates: Mapping[str, str] = field(default_factory=dict)
     failure: PredictionError | None = None
+    packed: bool = False
+
+    def get(self, case_id: str) -> tuple[bool, Any]:
+        if case_id not in self.rows:
+            return False, None
+        row = self.rows[case_id]
+        return True, json.loads(row) if self.packed else row
 
 
 @dataclass(slots=True)
@@ -95,7 +109,7 @@ class PredictionSource:
             raise table.failure
         if case_id in table.duplicates:
             raise PredictionError(table.duplicates[case_id])
-        return (case_id in table.rows), table.rows.get(case_id)
+        return table.get(case_id)
 
     def _from_directory(self, case_id: str) -> tuple[bool, Any]:
         """`<id>.json|.yml|.yaml` or `<id>/`, the name made by `safeio.child_name`
@@ -206,8 +220,9 @@ class PredictionSource:
                 )
                 continue
             first_line[key] = line
-            rows[key] = _row_prediction(row)
-        return _Table(rows, tuple(sorted(errors)), duplicates)
+            # checked by the safe parser already: plain JSON that round-trips exactly
+            rows[key] = compact_json(_row_prediction(row))
+        return _Table(rows, tuple(sorted(errors)), duplicates, packed=True)
 
 
 @dataclass(slots=True)
