@@ -188,8 +188,8 @@ class _TightSearch:
     """
 
     __slots__ = (
-        "best", "blocks", "cursor", "groups", "heap", "opened", "opener", "owner", "sets",
-        "u", "visited",
+        "blocks", "cursor", "groups", "heap", "opened", "opener", "owner", "sets", "u",
+        "visited",
     )  # fmt: skip
 
     def __init__(
@@ -202,43 +202,46 @@ class _TightSearch:
         self.heap: list[tuple[int, int]] = []
         self.visited: set[int] = set()  # kind + kinds * u of the rows visited
         self.opened: set[int] = set()  # block + blocks * u of the sets opened on the 1s
-        self.best = 2  # above every 1 - u: u is never negative
 
     def run(self) -> tuple[dict[int, int], int] | None:
         """(each path column's way, the free column found), or None when no free
         column is reached at distance 0."""
+        blocks, owner, u, groups = self.blocks, self.owner, self.u, self.groups
+        kind_of_row, blocks_of_kind, members = (
+            blocks.kind_of_row, blocks.blocks_of_kind, blocks.members
+        )  # fmt: skip
+        kinds, n_blocks = len(blocks_of_kind), len(members)
+        sets, opener, cursor, heap = self.sets, self.opener, self.cursor, self.heap
+        visited, opened = self.visited, self.opened
         way: dict[int, int] = {}
-        col = 0  # the root, owned by the row searched for
+        col, best = 0, 2  # the root, owned by the row searched for; B above every 1 - u
         while True:
-            self._visit(col)
-            found = self._next_column()
-            if found is None:
-                return None
-            col, k = found
-            way[col] = self.opener[k]
-            if not self.owner[col]:
-                return way, col
-
-    def _visit(self, col: int) -> None:
-        blocks, row = self.blocks, self.owner[col]
-        level, kind = self.u[row], blocks.kind_of_row[row]
-        self.visited.add(kind + len(blocks.blocks_of_kind) * level)
-        found = []
-        for block in blocks.blocks_of_kind[kind]:
-            key = block + len(blocks.members) * level
-            if key not in self.opened:
-                self.opened.add(key)
-                if columns := blocks.members[block].get(-level):
+            row = owner[col]
+            level, kind = u[row], kind_of_row[row]
+            visited.add(kind + kinds * level)
+            found = []
+            for block in blocks_of_kind[kind]:
+                key = block + n_blocks * level
+                if key not in opened:
+                    opened.add(key)
+                    if columns := members[block].get(-level):
+                        found.append(columns)
+            if 1 - level < best:
+                best = 1 - level
+                if columns := groups.get(best):
                     found.append(columns)
-        if 1 - level < self.best:
-            self.best = 1 - level
-            if columns := self.groups.get(self.best):
-                found.append(columns)
-        for columns in found:
-            heapq.heappush(self.heap, (columns[0], len(self.sets)))
-            self.sets.append(columns)
-            self.opener.append(col)
-            self.cursor.append(0)
+            for columns in found:
+                heapq.heappush(heap, (columns[0], len(sets)))
+                sets.append(columns)
+                opener.append(col)
+                cursor.append(0)
+            next_column = self._next_column()
+            if next_column is None:
+                return None
+            col, k = next_column
+            way[col] = opener[k]
+            if not owner[col]:
+                return way, col
 
     def _next_column(self) -> tuple[int, int] | None:
         """The lowest open column whose owner is free or of a kind and potential not yet
