@@ -13,7 +13,7 @@ from __future__ import annotations
 import bisect
 import heapq
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import cache
 from types import ModuleType
@@ -215,6 +215,7 @@ class _TightSearch:
         visited, opened = self.visited, self.opened
         way: dict[int, int] = {}
         col, best = 0, 2  # the root, owned by the row searched for; B above every 1 - u
+        pops = self._pops()
         while True:
             row = owner[col]
             level, kind = u[row], kind_of_row[row]
@@ -235,7 +236,7 @@ class _TightSearch:
                 sets.append(columns)
                 opener.append(col)
                 cursor.append(0)
-            next_column = self._next_column()
+            next_column = next(pops, None)
             if next_column is None:
                 return None
             col, k = next_column
@@ -243,9 +244,10 @@ class _TightSearch:
             if not owner[col]:
                 return way, col
 
-    def _next_column(self) -> tuple[int, int] | None:
-        """The lowest open column whose owner is free or of a kind and potential not yet
-        visited, and its set; each set's position moves past the columns that are not."""
+    def _pops(self) -> Iterator[tuple[int, int]]:
+        """Each next lowest open column whose owner is free or of a kind and potential not
+        yet visited, and its set; each set's position moves past the columns that are not.
+        A generator, so the search's state is read once, not once a step."""
         heap, sets, cursor, owner, u = self.heap, self.sets, self.cursor, self.owner, self.u
         kind_of_row, visited = self.blocks.kind_of_row, self.visited
         kinds = len(self.blocks.blocks_of_kind)
@@ -265,8 +267,7 @@ class _TightSearch:
                 heapq.heappop(heap)
             row = owner[col]
             if not row or kind_of_row[row] + kinds * u[row] not in visited:
-                return col, k
-        return None
+                yield col, k
 
 
 def _unit_search(
