@@ -119,7 +119,7 @@ def kuhn_munkres_unit(ones: list[list[int]], cols: int) -> list[tuple[int, int]]
         owner[0] = i
         found = _TightSearch(blocks, u, owner, groups).run()
         if found is None:
-            distance, used_at, way, free = _unit_search(ones, u, v, owner, groups)
+            distance, used_at, way, free = _unit_search(blocks, u, v, owner, groups)
             for col, at in used_at.items():
                 step = distance - at
                 u[owner[col]] += step
@@ -148,6 +148,7 @@ class _Blocks:
     column many times); a row's 1s are whole blocks, so rows with the same 1s share a kind.
     """
 
+    ones: list[list[int]]  # each row's columns holding a 1
     block_of_column: list[int]  # 1-based column -> block
     kind_of_row: list[int]  # 1-based row -> kind
     blocks_of_kind: list[tuple[int, ...]]  # kind -> the blocks holding its 1s
@@ -171,7 +172,7 @@ class _Blocks:
             kind_ids.setdefault(tuple(sorted({block_of_column[c + 1] for c in row})), len(kind_ids))
             for row in ones
         ]
-        return cls(block_of_column, kind_of_row, list(kind_ids), members)
+        return cls(ones, block_of_column, kind_of_row, list(kind_ids), members)
 
 
 class _TightSearch:
@@ -271,14 +272,17 @@ class _TightSearch:
 
 
 def _unit_search(
-    ones: list[list[int]],
+    blocks: _Blocks,
     u: list[int],
     v: list[int],
     owner: list[int],
     groups: dict[int, list[int]],
 ) -> tuple[int, dict[int, int], dict[int, int], int]:
     """One row's shortest augmenting path: (final distance, distance at which each
-    column was used, each reached column's way, the free column found)."""
+    column was used, each reached column's way, the free column found).
+
+    A row of a kind already visited at the same u - D offers the same keys again, none
+    lower, so its 1s are not scanned."""
     used_at: dict[int, int] = {0: 0}
     way: dict[int, int] = {}
     reached: dict[int, tuple[int, int, int]] = {}  # column -> (E_j, way, visit number)
@@ -287,7 +291,9 @@ def _unit_search(
     levels = sorted(groups, reverse=True)
     level_at, cursor, members = 0, 0, groups[levels[0]]
     distance, visit, j0 = 0, 0, 0
+    ones = blocks.ones
     best, best_way, best_visit = len(ones) + len(v) + 2, 0, 0  # above any key
+    kind_of_row, kinds, seen = blocks.kind_of_row, len(blocks.blocks_of_kind), set()
     while True:
         row = owner[j0]
         visit += 1
@@ -295,13 +301,15 @@ def _unit_search(
         if base < best:
             best, best_way, best_visit = base, j0, visit
         offer = base - 1
-        for c in ones[row - 1]:
+        offers = kind_of_row[row] - kinds * offer  # kind + kinds * (u - D)
+        for c in () if offers in seen else ones[row - 1]:
             col = c + 1
             if col not in used_at:
                 known = reached.get(col)
                 if known is None or offer < known[0]:
                     reached[col] = (offer, j0, visit)
                     push(heap, (offer - v[col], col))
+        seen.add(offers)
         while heap and (
             heap[0][1] in used_at or heap[0][0] != reached[heap[0][1]][0] - v[heap[0][1]]
         ):
