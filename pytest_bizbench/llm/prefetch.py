@@ -100,10 +100,10 @@ class Planner:
             return frozenset({hook})
         try:
             prediction = predict(kind, case, model, self._predictions, hook)
+            source = item.parent.nodeid
+            documents = [kind.document(case, model, fields, source) for fields in prediction.runs]
         except Exception:  # the real run reports it
             return frozenset()
         if not prediction.found or prediction.error is not None:
             return frozenset()
-        source = item.parent.nodeid
-        documents = [kind.document(case, model, fields, source) for fields in prediction.runs]
         return dry_run(lambda: [benchmark.score(document) for document in documents])

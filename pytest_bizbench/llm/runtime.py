@@ -45,15 +45,13 @@ PromptOf = Callable[[str, Any, Any], str]
 class LLMRuntime:
     """The run's endpoint client with its prefetch pool; registered as a plugin."""
 
-    def __init__(
-        self, options: LLMOptions, client: LLMClient, predictions: Predictions | None = None
-    ) -> None:
+    def __init__(self, options: LLMOptions, client: LLMClient, predictions: Predictions) -> None:
         self._options = options
         self._client = client
         self._live = {entry.model: entry.endpoint_model for entry in options.live}
         self._pool = ThreadPoolExecutor(options.concurrency, thread_name_prefix="bizbench-llm")
         self._inflight: dict[Request, Future[Any]] = {}
-        self._planner = Planner(predictions or Predictions.open((), 0))
+        self._planner = Planner(predictions)
         self._planning = threading.local()  # `waits` set while a plan pass scores
         self._positions: dict[str, int] | None = None
 
@@ -225,7 +223,7 @@ def open_runtime(
     config: pytest.Config,
     options: LLMOptions,
     cache: Path | None,
-    predictions: Predictions | None = None,
+    predictions: Predictions,
 ) -> LLMRuntime | None:
     """The endpoint client when a model needs one; without the `llm` extra, a UsageError."""
     if not options.needed:
