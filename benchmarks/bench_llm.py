@@ -7,7 +7,9 @@ pytest and scoring alone). Modes:
 - `live`: --questions QA rows answered with `--bizbench-predictions gpt=llm:stub`;
 - `judge`: as many ground-truth documents whose one field only the judge model
   decides (fuzzy similarity below strictness), predictions inline;
-- `embedding`: the same documents decided by the embedding model.
+- `embedding`: the same documents decided by the embedding model;
+- `undetermined`: QA answers from a file that the non-answer detector leaves
+  undetermined, each decided by the judge model (the non-answer rubric).
 Prints wall time, the calling span (first request in to last reply out, as the
 stub saw it: pytest's own start-up and scoring left out), requests and the most
 requests in flight, and checks that every run's report agrees with the first
@@ -89,9 +91,26 @@ def _write_fields(
     return "d.ground-truth.jsonl", [], [], key + "\n"
 
 
+def _write_undetermined(root: Path, stub: Stub, n: int) -> tuple[str, list[str], list[str], str]:
+    """QA answers that state a fact beside "the excerpt does not name": the judge decides."""
+    rows = [
+        {"id": f"g{i:03d}", "question": f"Who audits Firm{i}?", "expected": "Smith & Lowe LLP"}
+        for i in range(n)
+    ]
+    (root / "g.qa.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
+    answer = "The excerpt does not name Firm{}'s auditor, but its board has nine members."
+    answers = {r["id"]: answer.format(i) for i, r in enumerate(rows)}
+    (root / "answers.json").write_text(json.dumps(answers))
+    stub.answers = {"You decide whether": '{"score": 100}'}
+    files = ["--bizbench-predictions", "answers.json"]
+    return "g.qa.jsonl", files, files, "bizbench_judge_model = stub-judge\n"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--mode", choices=["live", "judge", "embedding"], default="live")
+    parser.add_argument(
+        "--mode", choices=["live", "judge", "embedding", "undetermined"], default="live"
+    )
     parser.add_argument("--questions", type=int, default=40)
     parser.add_argument("--latency", type=float, default=0.2)
     parser.add_argument("--concurrency", type=int, nargs="+", default=[1, 8])
@@ -101,6 +120,8 @@ def main() -> None:
         root = Path(tmp)
         if options.mode == "live":
             case_file, offline, calling, ini = _write_questions(root, stub, n)
+        elif options.mode == "undetermined":
+            case_file, offline, calling, ini = _write_undetermined(root, stub, n)
         else:
             case_file, offline, calling, ini = _write_fields(root, stub, n, options.mode)
         print(f"{options.mode}: {n} cases, {options.latency * 1000:.0f} ms per reply\n")
