@@ -596,3 +596,30 @@ def test_with_a_conftest_hook_nothing_is_fetched_ahead(suite: Suite, stub: Stub)
     assert stub.max_in_flight == 1
     notes = [d["details"]["note"] for d in suite.documents().values()]
     assert {(n["rung"], n["cosine"]) for n in notes} == {("judge", 0.0)}
+
+
+def test_a_builtin_registered_with_its_own_judge_is_not_fetched_ahead(
+    suite: Suite, stub: Stub
+) -> None:
+    """A configured `field-accuracy` registered from a conftest replaces the built-in:
+    its judge is user code, so it is never run in a plan pass (once per field)."""
+    many_fields(suite)
+    script_models(stub)
+    write_ini(suite, stub, bizbench_llm_concurrency="4", **MODELS["judge"])
+    suite.write(
+        "conftest.py",
+        "from pytest_bizbench.benchmarks.field_accuracy import FieldAccuracy\n"
+        "from pytest_bizbench.scoring import FieldLadder, LadderConfig\n"
+        "CALLS = []\n"
+        "def judge(field, expected, actual):\n"
+        "    CALLS.append(field)\n"
+        "    return 50\n"
+        "def pytest_bizbench_add_benchmarks(config):\n"
+        "    return [FieldAccuracy(FieldLadder(LadderConfig(), judge=judge))]\n"
+        "def pytest_sessionfinish(session):\n"
+        "    print('JUDGE CALLS', len(CALLS))\n",
+    )
+    result = suite.pytester.runpytest("-p", "no:cacheprovider", "-s")
+    result.stdout.fnmatch_lines([f"*JUDGE CALLS {N_DOCS}"])
+    assert stub.requests == []
+    assert {d["details"]["note"]["judge_score"] for d in suite.documents().values()} == {50.0}
