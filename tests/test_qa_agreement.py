@@ -85,14 +85,18 @@ def test_dev_corpus_covers_every_class_and_trap_and_meets_the_targets(
     assert all(called == 0 for _, called in result.traps.values())
 
 
-def test_second_dev_set_meets_the_targets(agreement: ModuleType) -> None:
-    # written by a blind writer, then used to find what the detector did not
-    # generalise (so it is development data now, not a measure)
-    result = agreement.measure(REFUSAL_DATA / "dev_b")
-    assert len(result.graded) == 200
+@pytest.mark.parametrize(("part", "size", "floor"), [("dev_b", 200, 0.98), ("dev_c", 430, 0.99)])
+def test_blind_dev_sets_meet_the_targets(
+    agreement: ModuleType, part: str, size: int, floor: float
+) -> None:
+    # each written by a blind writer, measured once as it came (dev_b 0.883, dev_c
+    # 0.946), then used to find what the detector did not generalise: development
+    # data now, not a measure
+    result = agreement.measure(REFUSAL_DATA / part)
+    assert len(result.graded) == size
     assert len(result.classes) == 14
     assert len(result.traps) == 8
-    assert result.refusal_f1 >= 0.97
+    assert result.refusal_f1 >= floor
     assert result.refusal_precision >= 0.98
     assert all(figures.recall >= 0.85 for figures in result.classes.values() if figures.labelled)
     assert all(called == 0 for _, called in result.traps.values())
@@ -156,7 +160,7 @@ def test_parts_and_the_summary_leave_rows_out(
     agreement: ModuleType, capsys: pytest.CaptureFixture[str]
 ) -> None:
     assert [p.name for p in agreement.parts(REFUSAL_DATA)] == [
-        "dev", "dev_b", "heldout_a", "heldout_b", "heldout_c",
+        "dev", "dev_b", "dev_c", "heldout_a", "heldout_b", "heldout_c", "heldout_e",
     ]  # fmt: skip
     assert agreement.main(["--summary", str(REFUSAL_DATA / "dev")]) == 0
     out = capsys.readouterr().out

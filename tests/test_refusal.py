@@ -113,6 +113,7 @@ def test_each_class_is_refused_with_its_slug(
         ("   ", {}, None),
         ("{}", {}, None),
         ("N/A.", {}, None),
+        ("```json\n{}\n```", {}, None),
         (None, {}, None),
         ("Operating cash flow was $918 million.", {"provider_refusal": "I can't help."},
          "I can't help."),
@@ -380,6 +381,47 @@ DRIVER_GOLD = "Lower steel costs (2.1 points of margin)."
         # the premise, in other words
         ("Gross margin isn't really the right lens for a bank.", "What is the gross margin?",
          "41.2%", "rejects-premise"),
+        # the reasons beside a premise rejection are not an answer to the question
+        ("The question presupposes that Orrin reports backlog. It sells from stock, so "
+         "backlog is small and changes daily.", "Did Orrin's backlog increase in FY2022?",
+         "Yes, to $1.2 billion.", "rejects-premise"),
+        # a prepositional lead-in runs into an impersonal "there is" / "it is"
+        ("Without the FY2022 statements there is not enough to go on.", YES_NO_Q, "Yes",
+         "insufficient-info"),
+        ("From the pages provided it is impossible to say.", YES_NO_Q, "Yes",
+         "insufficient-info"),
+        ("Whether the buyback was completed is hard to say.", YES_NO_Q, "Yes",
+         "insufficient-info"),
+        # an imperative pointing at a footnote; a raised negation about the training data
+        ("Check the equity footnote in Orrin's FY2022 annual report.", YES_NO_Q, "Yes",
+         "redirect"),
+        ("I don't think my training data covers Orrin's FY2022 report.", NUMERIC_Q,
+         NUMERIC_GOLD, "cutoff"),
+        ("I can't explain the reasons for the margin change.", DRIVER_Q, DRIVER_GOLD,
+         "inability"),
+        # the source as a retrieval chunk; "nothing that addresses"
+        ("Net income was $610 million, but the cash flow lines are not in the chunks I "
+         "was given.", NUMERIC_Q, NUMERIC_GOLD, "partial-work"),
+        ("I went through the retrieved pages: plenty on pricing, but nothing that "
+         "addresses steel costs.", DRIVER_Q, DRIVER_GOLD, "source-absence"),
+        # a step, a need with an adverb, the value left uncomputed
+        ("Operating cash flow starts from net income of $610 million. To finish I would "
+         "also need the working-capital lines, so I'll leave the figure uncomputed.",
+         NUMERIC_Q, NUMERIC_GOLD, "partial-work"),
+        # a two-part question: the thing named, the asked share left open
+        ("The largest customer was the Department of Defense. What share of revenue it "
+         "made up I can't say: the percentage isn't given.",
+         "Who was Orrin's largest customer, and what share of revenue did it account for?",
+         "The U.S. Department of Defense, about 38% of revenue.", "partial-work"),
+        # a formula whose constant sits in its own clause, ranges with "roughly"
+        ("Operating margin is operating income divided by revenue (multiply by 100 for a "
+         "percentage); industrial firms typically land between roughly 8% and 15%.",
+         "What was Orrin's FY2022 operating margin?", "12.4%", "generic-substitute"),
+        ("Retail comparable sales are usually reported for stores open at least 13-14 "
+         "months.", "What was Orrin's FY2022 comparable sales growth?", "-2.1%", "redirect"),
+        # a kind of company and what such companies usually say
+        ("Tool makers that sell through distributors usually cite steel prices and freight.",
+         DRIVER_Q, DRIVER_GOLD, "vague-estimate"),
     ],
 )  # fmt: skip
 def test_general_cue_families_find_unseen_wordings(
@@ -408,6 +450,21 @@ def test_general_cue_families_find_unseen_wordings(
         ("None. No goodwill impairment was recorded in FY2022.",
          "How much goodwill impairment did Orrin record in FY2022 (in USD millions)?", "$0"),
         ("If I recall correctly, it was $902 million.", NUMERIC_Q, NUMERIC_GOLD),
+        # "it" after a lead-in is the company here, not the source
+        ("So far as I know it had no pending litigation at year end, so no.",
+         "Was Orrin party to material litigation at the end of FY2022?",
+         "Yes; Orrin is a defendant in two product-liability suits."),
+        # a why-question is a text question even when its gold states figures
+        ("Revenue declined because of weaker licence sales and higher churn.",
+         "Why did Orrin's revenue decline in FY2022?",
+         "The premise is wrong: revenue grew 14.2% to $2,306.5 million."),
+        # a premise rejection that says what the gold says, with a pointer after it
+        ("Insurers don't carry inventory, so the metric doesn't fit; look at the combined "
+         "ratio instead.", "What was Verrin's inventory turnover?",
+         "Inventory turnover is not applicable: Verrin carries no inventory."),
+        # a limit on a detail the question did not ask about
+        ("Lower steel costs drove it. I can't quantify each factor's share, though.",
+         DRIVER_Q, DRIVER_GOLD),
     ],
 )  # fmt: skip
 def test_commitments_of_the_question_kind_are_answers(

@@ -103,6 +103,8 @@ _CONTRACTIONS = (
     (re.compile(r"'ll\b"), " will"),
     (re.compile(r"\b(it|that|there|what|here|this|who|which)'s\b"), r"\1 is"),
 )
+# a code fence (backticks are straight quotes once normalised) around a placeholder
+_FENCE = re.compile(r"^'''[a-z]*|'''$")
 _MARKUP = re.compile(r"[*_#>`]+|^\s*(?:[-•]|\d+[.)])\s+")
 # a sentence ends at . ! or ? before a space and a capital, not after an initial
 # ("J. Wen") or a common abbreviation ("Inc.", "Co.")
@@ -169,7 +171,10 @@ _WORDED_FIGURE = re.compile(
     r"(?: and a half| point \w+)? (?:percent|per cent|percentage points|million|billion"
     r"|thousand|trillion|hundred|times|dollars|cents)\b"
 )
-_NUMBER = r"[$€£]?\s?\d[\d,]*(?:\.\d+)?\s?(?:%|percent|x|times|million|billion|thousand|m|bn|b|k)?"
+_NUMBER = (
+    r"(?:(?:about|around|roughly|approximately|some|just|nearly|only) )?"
+    r"[$€£]?\s?\d[\d,]*(?:\.\d+)?\s?(?:%|percent|x|times|million|billion|thousand|m|bn|b|k)?"
+)
 _BOUND = re.compile(
     r"\b(?:more than|less than|over|under|above|below|at least|at most|upwards of|north of"
     r"|south of|in excess of|greater than|fewer than|up to|exceeding|exceeded|exceeds"
@@ -265,6 +270,13 @@ _WHICH_QUESTION = re.compile(
     r"|division|unit)s?\b|what (?:is|was|were|are) the (?:main|primary|biggest|largest|key"
     r"|principal) (?:driver|reason|cause|factor|source|contributor)s?\b)"
 )
+_EXPLAIN_QUESTION = re.compile(
+    r"\b(?:why|describe|explain|summari[sz]e|discuss|what (?:\w+ ){0,3}?(?:risks?|factors?"
+    r"|drivers?|reasons?|challenges?|strateg(?:y|ies)|initiatives?|caused?|drove|led to"
+    r"|contributed))\b"
+)
+# the words that ask which thing: an answer that ends saying this stays open did not answer
+_ASKING = re.compile(r"\b(?:which|who|whom|whether|what|how much|how many)\b")
 _NUMERIC_QUESTION = re.compile(
     r"\b(?:how much|how many|what (?:is|was|were|are) (?:the )?(?:\w+ ){0,6}?(?:amount|ratio"
     r"|margin|rate|value|revenue|income|sales|total|number|percentage|cost|expense|capex"
@@ -302,6 +314,7 @@ class _Clause:
     position: tuple[int, int]
     text: str  # normalised
     sentence: str  # the original sentence
+    norm_sentence: str  # the sentence normalised
 
 
 def normalize(text: str) -> str:
@@ -355,7 +368,7 @@ def detect(
             )
         ]
     if kind == "numeric" and not any(
-        _states_figure(_commits(c.text)) or _ZERO.match(c.text) for c in clauses
+        _states_figure(_commits(c.text, c.norm_sentence)) or _ZERO.match(c.text) for c in clauses
     ):
         # no committed figure at all for a numeric question (none, or only bounds,
         # ranges, formula constants, examples): no value was given, whatever the
@@ -413,11 +426,25 @@ def detect(
             # the asked value is missing and the figure beside it is not the gold's:
             # a step or another metric, not an answer
             return Decision(REFUSED, gaps[0].cls.slug, _cut(gaps[0].sentence))
+    if commitment == DEFINITE and kind == "text" and not figures:
+        last = max(c.position[0] for c in clauses)
+        asked = set(_ASKING.findall(normalize(question)))
+        open_ends = [
+            hit
+            for hit in hits
+            if hit.position[0] == last > 0
+            and hit.cls.stops_work
+            and not hit.detail_only
+            and asked & set(_ASKING.findall(normalize(hit.sentence)))
+        ]
+        if open_ends:
+            # names candidates, then says which of them (or the asked share) stays open
+            return Decision(REFUSED, PARTIAL_WORK.slug, _cut(open_ends[-1].sentence))
     if commitment == DEFINITE:
         return Decision(ANSWERED)
-    if commitment == CLAIM and best.cls.slug != "advice-refusal":
+    if commitment == CLAIM and best.cls.slug not in ("advice-refusal", "rejects-premise"):
         # a claim beside the cue: an answer to this question? (facts beside a policy
-        # refusal are not)
+        # refusal or a premise rejection are its reasons, not an answer)
         return Decision(UNDETERMINED, best.cls.slug, _cut(best.sentence))
     if best.weight >= REFUSE_AT:
         return Decision(REFUSED, best.cls.slug, _cut(best.sentence))
@@ -462,7 +489,8 @@ def _negative(gold: str) -> bool:
 
 
 def _bare(text: str) -> str:
-    return normalize(text).strip(" \t\n.,;:!\"'*_")
+    """The text without edge punctuation and a code fence around it (```json {} ```)."""
+    return _FENCE.sub("", normalize(text)).strip(" \t\n.,;:!\"'*_")
 
 
 def _cut(text: str) -> str:
@@ -487,7 +515,7 @@ def _clauses(answer: str) -> list[_Clause]:
             for piece in _SUBORDINATE.split(clause, maxsplit=1)
         ]
         for j, part in enumerate(p for p in parts if p):
-            result.append(_Clause((i, j), part, sentence))
+            result.append(_Clause((i, j), part, sentence, text))
     return result
 
 
@@ -515,12 +543,15 @@ def _hits(clauses: list[_Clause]) -> list[_Hit]:
 
 def question_kind(question: str, gold: str) -> str:
     """`yes-no`, `numeric`, `text`, or `any` when neither question nor gold says. A
-    question that asks which thing ("which segment ...", "what type of ...") is `text`
-    even when its gold adds a figure."""
+    question that asks which thing ("which segment ...", "what type of ...") or asks
+    for an explanation ("why ...", "what risks ...") is `text` even when its gold adds
+    a figure."""
     norm_gold, norm_question = normalize(gold), normalize(question)
     if _YES_NO.match(norm_gold) or (not gold and _AUX.match(norm_question)):
         return "yes-no"
-    if _WHICH_QUESTION.match(norm_question):
+    if _WHICH_QUESTION.match(norm_question) or (
+        _EXPLAIN_QUESTION.search(norm_question) and not _NUMERIC_QUESTION.search(norm_question)
+    ):
         return "text"
     if gold:
         return "numeric" if _states_figure(norm_gold) else "text"
@@ -593,17 +624,20 @@ def _content_words(gold: str) -> set[str]:
 
 def _answers(clause: _Clause) -> bool:
     """A clause that commits to a figure and does not point at other data instead."""
-    return _states_figure(_commits(clause.text)) and not _POINTING.search(clause.text)
+    return _states_figure(_commits(clause.text, clause.norm_sentence)) and not _POINTING.search(
+        clause.text
+    )
 
 
-def _commits(text: str) -> str:
+def _commits(text: str, sentence: str = "") -> str:
     """The clause without the figures that commit to nothing: all of them in an
     example or a statement about companies in general, bounds ("more than $1
-    billion"), ranges ("20-25%"), a formula's constants ("x 100", "/ 2")."""
+    billion"), ranges ("20-25%", "at least 13-14 months"), a formula's constants ("x 100",
+    "/ 2", "(365 for a full year)": a formula anywhere in the sentence)."""
     if _NOT_THIS_VALUE.search(text):
         return ""
-    text = _RANGE.sub(" ", _BOUND.sub(" ", _NOT_A_VALUE.sub(" ", text)))
-    return _CONSTANT.sub(" ", text) if _FORMULA.search(text) else text
+    text = _BOUND.sub(" ", _RANGE.sub(" ", _NOT_A_VALUE.sub(" ", text)))
+    return _CONSTANT.sub(" ", text) if _FORMULA.search(sentence or text) else text
 
 
 def _same_period(

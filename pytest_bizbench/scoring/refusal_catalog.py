@@ -33,7 +33,8 @@ SOURCE = (
     r"|filing|filings|report|reports|10-k|10-q|8-k|statement|statements|page|pages|snippet"
     r"|snippets|extract|extracts|material|materials|source|sources|evidence|information|data"
     r"|disclosure|disclosures|notes|table|tables|section|sections|content|record|records"
-    r"|it|they|them)"
+    r"|chunk|chunks|portion|portions|pdf|pdfs|transcript|transcripts|attachment|attachments"
+    r"|file|files|upload|uploads|it|they|them)"
 )
 NEG = r"(?:does not|do not|did not|cannot|could not|fails? to|failed to|never|will not|has not)"
 ADV = r"(?:(?:appear|seem) to |actually |explicitly |specifically |directly |clearly |itself )?"
@@ -65,7 +66,7 @@ ANSWER = (
     r"|help|assist|speculate|guess|venture|hazard|commit to|finalize|finalise|conclude"
     r"|recommend|advise|suggest|endorse|predict|forecast|foresee|project|check|look up"
     r"|look into|name|recall|remember|pin down|weigh in|settle|access|see|pull|close"
-    r"|wrap up)"
+    r"|wrap up|explain|describe|list|outline|summari[sz]e|detail|elaborate on)"
 )
 MODEL_CANNOT = (
     r"(?:cannot|can not|could not|am unable to|are unable to|was unable to|were unable to"
@@ -82,7 +83,7 @@ DETERMINED = (
 INFO = (
     r"(?:information|data|details?|figures?|numbers?|values?|amounts?|mention|disclosure"
     r"|breakdown|reference|record|indication|specifics|context|evidence|inputs?|visibility"
-    r"|statements?|discussion|guidance|commentary|word)"
+    r"|statements?|discussion|guidance|commentary|word|basis|grounds)"
 )
 # what a sentence may open with before its cue: discourse words, an apology, a
 # prepositional or participial phrase closed by a comma
@@ -92,14 +93,18 @@ LEAD_IN = (
     r"|to be clear|to be honest|to summari[sz]e|as such|note|hmm|well|ok|okay|sorry"
     r"|apologies|my apologies|i am sorry|i apologi[sz]e|i am afraid|afraid"
     r"|i regret that|answer|response|final answer|short answer|which|it (?:seems|appears)(?: that)?"
+    r"|consequently|accordingly|as a result|for (?:that|this|these) reasons?|in that case"
+    r"|otherwise|admittedly|realistically|either way|in any case|in other words|put simply"
     r"|(?:it )?(?:seems|appears) that)\b[\s,:;.!-]*"
     r"|(?:based on|according to|from|in|within|looking at|having reviewed|after reviewing"
     r"|reviewing|given|with|without|as of|for|on|regarding|as for|as to|while|although"
     r"|though|since|because|even though|despite|to|as far as|to my knowledge|to the best of"
     r"|at this time|at the moment|currently|right now|for now)\b"
-    r"(?:[^,;:]{0,80}[,;:]\s*|[^,;:]{0,80}? (?=(?:i|we|you|one) )))*"
+    r"(?:[^,;:]{0,80}[,;:]\s*|[^,;:]{0,80}? (?=(?:i|we|you|one|there|it (?:is|was|would|seems|appears|remains)) )))*"
 )
 
+# an adverb between a modal and its verb: "I would also need"
+STILL = r"(?: also| still| first| additionally| then| further| really)?"
 # a noun phrase opening a clause: the asked figure, up to 16 words
 NP = r"(?:[\w$%&'./(),-]+ ){0,16}?"
 # a short noun phrase (terse answers: "Receivables not provided")
@@ -167,6 +172,9 @@ INABILITY = CueClass(
         r" (?:can|could|am able|would)\b",
         rf"(?:\w+ ){{0,6}}?{ME} (?:have to|must|will have to|need to|am going to|will|would|shall)"
         r" (?:pass|decline|refrain|abstain|skip|sit this)",
+        # the asked thing fronted: "what share it made up I can't say"
+        rf"(?:what|which|whether|how much|how many|who|where|when|why)\b[^.;]{{0,80}}? {ME}"
+        rf" (?:\w+ )?(?:{MODEL_CANNOT} (?:\w+ )?{ANSWER}|do not know|am not sure|have no idea)\b",
         rf"{ME} would (?:only |just |merely )?be (?:guessing|speculating"
         r"|making (?:it|this|that) up)",
         rf"{ME} (?:will|would|shall) not\s*$",
@@ -211,10 +219,14 @@ SOURCE_ABSENCE = CueClass(
         r"|seen|read)|(?:\w+ ){0,3}?(?:here|provided|given|shared|supplied)) (?:\w+ )?(?:speaks?"
         r"|mentions?|address(?:es)?|covers?|says|touch(?:es)?|discuss(?:es)?|refers?|relates?"
         r"|gives?|shows?|provides?|states?|bears?)\b",
+        r"nothing (?:that |which )?(?:\w+ )?(?:speaks?|mentions?|address(?:es)?|covers?|says"
+        r"|touch(?:es)?|discuss(?:es)?|refers?|relates?|gives?|shows?|provides?|states?|bears?"
+        r"|deals?)\b",
         rf"{SOURCE} [^.;]{{0,80}}?\b(?:says|mentions|states|discloses|gives|shows|provides"
         r"|contains|includes|reports|offers) (?:nothing|no (?:\w+ )?(?:mention|word|detail"
         r"|information|data|figures?))\b",
         rf"{SOURCE} [^.;]{{0,80}}? (?:and|but|yet) (?:\w+ )?{NEG} {ADV}(?:\w+ )?{SHOW}\b",
+        rf"{ME} (?:do|did) not (?:think|believe) (?:that )?{SOURCE} (?:\w+ ){{0,3}}?{SHOW}",
         rf"what {ME} (?:could not|cannot|did not|do not|was unable to|am unable to) (?:\w+ )?"
         r"(?:find|see|locate|spot|get)\b",
         rf"{SOURCE} (?:\w+ ){{0,3}}?(?:only )?(?:covers?|includes?|contains?|shows?|discuss(?:es)?"
@@ -283,7 +295,7 @@ INSUFFICIENT_INFO = CueClass(
     "Impersonal, no model and no source named.",
     (
         rf"(?:there (?:\w+ ){{0,2}}?(?:is|are|was|were|be)|this is|that is|it is)"
-        rf" (?:not|no|insufficient|inadequate|limited|too little) (?:\w+ )?(?:enough |sufficient"
+        rf" (?:an? )?(?:not|no|insufficient|inadequate|limited|too little) (?:\w+ )?(?:enough |sufficient"
         rf" |adequate )?(?:\w+ )?{INFO}",
         rf"{NP}(?:is|are|was|were|remains?) (?:not |still )?{NOT_DERIVABLE}",
         rf"(?:[\w$%&'./-]+ ){{0,6}}?not {NOT_DERIVABLE}",
@@ -302,8 +314,11 @@ INSUFFICIENT_INFO = CueClass(
         rf"{DETERMINED}",
         rf"(?:it is|it would be|it was) (?:not possible|impossible|not feasible) to (?:\w+ )?"
         rf"{ANSWER}",
-        rf"(?:\w+ ){{0,3}}(?:would|will|\w+ would) (?:need|require)s? (?:more|additional|further"
-        rf"|the|other|access to|both|[\w-]+ (?:{INFO}))",
+        rf"(?:\w+ ){{0,3}}(?:would|will|\w+ would){STILL} (?:need|require)s? (?:more|additional"
+        rf"|further|the|other|access to|both|[\w-]+ (?:{INFO}))",
+        rf"{ME} (?:would|will){STILL} (?:need|require|want|have to see|have to have) (?!to\b)\w+",
+        rf"{NP}(?:is|are|was|were|remains?) (?:\w+ )?(?:hard|difficult|impossible|tough|tricky)"
+        r" to (?:say|tell|know|determine|pin down|judge|gauge|establish|confirm|call)\b",
         r"(?:unanswerable|not answerable|indeterminate|undeterminable|undetermined"
         r"|inconclusive)\b",
         rf"{NP}(?:is|are|was|were|remains?) inconclusive\b",
@@ -348,6 +363,9 @@ CUTOFF = CueClass(
         r"(?:to|up to|through|until|as of|from)\b",
         rf"{ME} (?:only )?(?:have|possess|know) (?:\w+ )?(?:information|data|knowledge|training"
         r" data|filings|figures|results) (?:through|up to|until|as of|from before|prior to|to)\b",
+        rf"{ME} (?:do|did) not (?:think|believe) (?:that )?my (?:\w+ )?(?:knowledge|training"
+        r"|information|data)(?: data)? (?:\w+ )?(?:covers?|includes?|extends?|reaches|goes|has"
+        r"|contains?|runs)\b",
         r"(?:this|that|the \w+|fy ?\d+|\d{4}) (?:\w+ ){0,3}(?:is|was|are|were|falls?) (?:after"
         r"|beyond|outside|past) my\b",
     ),
@@ -391,11 +409,12 @@ REDIRECT = CueClass(
         r"(?:check|consult|refer to|look (?:at|up|in)|review|see|visit|search|pull|access"
         r"|obtain|find)\b",
         r"(?:check|consult|refer to|look (?:at|up|in)|review|see|visit|search|try) (?:[\w'&.-]+ )"
-        r"{0,5}?(?:10-k|10-q|filing|filings|annual report|report|website|site|investor|sec|edgar"
+        r"{0,7}?(?:10-k|10-q|filing|filings|annual report|report|website|site|investor|sec|edgar"
         r"|financial statements|statements|terminal|provider|database|source|release|documents?"
-        r"|disclosures?|notes?|proxy)\b",
+        r"|disclosures?|notes?|footnotes?|md&a|proxy)\b",
         rf"{NP}(?:is|are|would be|may be|might be) (?:\w+ )?(?:best|better|most reliably)"
-        r" (?:checked|verified|found|obtained|confirmed|sourced|looked up|answered)",
+        r" (?:checked|verified|found|obtained|confirmed|sourced|looked up|answered|discussed"
+        r"|addressed|handled|directed|raised|taken up|put)",
         rf"{ME} (?:would |do |strongly )?(?:recommend|suggest|advise|encourage)\w* (?:\w+ )?"
         r"(?:checking|consulting|reviewing|looking|referring|visiting|that you|you|the|its"
         r"|reading|going)",
@@ -513,7 +532,7 @@ ADVICE_REFUSAL = CueClass(
         rf"{ME} (?:\w+ )?{MODEL_CANNOT} (?:\w+ )?(?:give|provide|offer|make|tell you whether"
         r"|tell you if|recommend|advise|say whether)(?: you)? (?:\w+ )?(?:personal|personali[sz]ed"
         r"|individual|financial|investment|legal|tax|buy|sell|whether|if|a recommendation"
-        r"|recommendations|advice)",
+        r"|recommendations|advice|guidance|opinions?|views?|suitab\w+)",
         rf"{ME} (?:am|are) not (?:a |your |an |able to act as )?(?:\w+ )?(?:financial|investment"
         r"|licensed|registered|certified|legal|tax) (?:advisor|adviser|professional|planner"
         r"|lawyer|counsel)",
@@ -585,6 +604,10 @@ GENERIC_REFERENCE = (
     r"|(?:it |that |this )?(?:could|might|may) be (?:any|one) of\b"
     r"|most (?:[\w'-]+ ){0,3}?(?:companies|firms|issuers|businesses|banks|retailers|peers"
     r"|manufacturers|of them)\b"
+    r"|(?:[\w'-]+ )?(?:companies|firms|issuers|businesses|banks|retailers|insurers|lenders"
+    r"|manufacturers|operators|peers|producers|utilities|carriers|airlines|sellers|makers"
+    r"|designers|developers|chains|groups) (?:that|which|who|like|such as|in)\b[^.;]{0,80}?"
+    r"\b(?:usually|typically|generally|often|commonly|frequently|normally|tend to|tends to)\b"
     r"|(?:[\w'-]+ ){0,4}?(?:typically|usually|generally|often|frequently|commonly|normally"
     r"|tend to|tends to)\b"
 )
@@ -632,11 +655,12 @@ PARTIAL_WORK = CueClass(
         r"|carry out|take|do|perform|go further|proceed|compute the (?:final|rest|ratio))",
         r"(?:to (?:finish|complete|get the (?:final|ratio|result|answer))) (?:\w+ )?(?:i|we|one"
         r"|you) (?:would )?(?:need|require)",
-        rf"to (?:\w+ ){{0,8}}?{ME} (?:would|will) (?:need|require)",
+        rf"to (?:\w+ ){{0,8}}?{ME} (?:would|will){STILL} (?:need|require)",
         r"(?:cannot|could not|unable to|not able to) (?:\w+ )?(?:finish|complete|proceed"
         r"|go further|go on|continue)\b",
         r"(?:\w+ ){0,6}(?:i|we) (?:will |would |must |have to |need to )?(?:stop|halt|leave it)\b",
-        r"[^.;]{0,100}?\bleave (?:\w+ ){0,3}?(?:open|undecided|unanswered|unresolved|there)\b",
+        r"[^.;]{0,100}?\bleave (?:\w+ ){0,3}?(?:open|undecided|unanswered|unresolved|there"
+        r"|uncomputed|uncalculated|blank|undetermined|unfinished|incomplete|as is|at that)\b",
         r"[^.;]{0,80}?\b(?:once|until|when|after) (?:\w+ ){1,4}?(?:is|are|becomes?|gets?)"
         r" (?:known|available|provided|given|disclosed|shared|supplied)\b",
         rf"{NP}(?:would|will|is|are) (?:still |also |first )?(?:be )?(?:needed|required"
@@ -661,22 +685,25 @@ REJECTS_PREMISE = CueClass(
         r" (?:really )?(?:a |an )?(?:\w+ )?"
         r"(?:meaningful|applicable|relevant|appropriate|a relevant|a meaningful|an applicable"
         r"|a useful|useful|standard|used|reported for|calculated for|a metric|a concept)\b",
-        r"(?:[\w$%&'./()-]+ ){0,8}?(?:does|do) not (?:\w+ )?(?:apply|make sense|exist)\b",
-        r"(?:the )?(?:question|premise|query) (?:\w+ )?(?:assumes|presumes|is based on|rests on"
+        r"(?:[\w$%&'./()-]+ ){0,8}?(?:does|do) not (?:\w+ )?(?:apply|make sense|exist|fit|suit"
+        r"|translate|carry over)\b",
+        r"(?:the )?(?:question|premise|query) (?:\w+ )?(?:assumes|presumes|presupposes|implies"
+        r"|takes for granted|is based on|rests on"
         r"|is flawed|is mistaken|is incorrect|does not apply|contains a)",
         r"(?:this|that|the) (?:question|premise) (?:is|seems) (?:not|mis|in)",
         r"(?:there is|there are|there was) no such (?:thing|metric|figure|line item|segment"
         r"|measure)",
         r"(?:[\w$%&'./()-]+ ){0,8}?(?:is|are|was|were) not (?:really |quite )?(?:the right|a good"
-        r"|an appropriate|a fitting|a sensible|the proper) (?:\w+ )?(?:lens|measure|metric|way"
-        r"|yardstick|gauge|tool|question)\b",
+        r"|an appropriate|a fitting|a sensible|the proper|a reliable|a valid|a fair|a useful"
+        r"|a helpful|a meaningful) (?:\w+ )?(?:lens|measure|metric|way|yardstick|gauge|tool"
+        r"|question|indicator|guide|benchmark|signal)\b",
         r"(?:[\w$%&'./()-]+ ){0,8}?(?:makes?|made) (?:little|no) sense\b|(?:[\w$%&'./()-]+ ){0,8}?"
         r"(?:has|have) no (?:real )?meaning\b",
         r"(?:the |that |this |your )?(?:premise|question|assumption) (?:\w+ )?(?:is|seems|looks)"
         r" (?:off|wrong|flawed|mistaken|misplaced|misguided|invalid)\b",
-        r"(?:[\w$%&'./()-]+ ){0,8}?(?:does|do) not (?:use|report|have|track|compute|publish)"
-        r" (?:a|an|such a|such|that|this|any such) (?:\w+ )?(?:metric|measure|ratio|line|concept"
-        r"|line item|kpi)\b",
+        r"(?:[\w$%&'./()-]+ ){0,8}?(?:does|do) not (?:really |actually |typically |usually )?"
+        r"(?:use|report|have|track|compute|publish) (?:a|an|such a|such|that|this|any such)"
+        r" (?:\w+ )?(?:metric|measure|ratio|line|concept|line item|kpi|margin)\b",
     ),
 )
 
