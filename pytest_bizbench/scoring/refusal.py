@@ -145,12 +145,14 @@ _POINTING = re.compile(
     r"[^.;]{0,30}\b(?:mentions?|provides?|reports?|shows?|states?|includes?|contains?|gives?"
     r"|lists?|presents?|discloses?|notes?|indicates?|discuss(?:es)?|describes?)\b"
     r"|\b(?:is|are|was|were) (?:only )?(?:mentioned|provided|given|shown|listed|available"
-    r"|disclosed|stated|included|named)\b|\b(?:there|in it|in that|in this)$"
+    r"|disclosed|stated|included|named|reported|presented|detailed|recorded|described)\b|\b(?:there|in it|in that|in this)$"
 )
 _CLAIM = re.compile(
     r"\b(?:is|are|was|were|amounted|amounts|totaled|totalled|totals|reached|rose|fell"
     r"|increased|decreased|grew|declined|equals|equaled|came to|stood at|had|has|did|paid)\b"
 )
+# "..., as a regulated utility, yes": a yes or no after a comma closing a clause
+_ENDS_YES_NO = re.compile(r",\s*(?:yes|no)\W*$")
 # "..., so yes": a yes or no closing a clause
 _CONCLUDES_YES_NO = re.compile(r"\b(?:so|thus|therefore|hence|then|and|answer)\W+(?:yes|no)\W*$")
 # a finite verb of a statement of fact: a claim verb or a past tense
@@ -198,7 +200,7 @@ _NOT_THIS_VALUE = re.compile(
     r"|in general|on average)\b"
 )
 # zero in words is a figure: "None.", "Zero"
-_ZERO = re.compile(r"^(?:none|zero|nil)$")
+_ZERO = re.compile(r"^(?:none|zero|nil)(?: (?!of\b)\w+)?$")
 # figures that are no value: dates written with slashes, "100% sure"
 _NOT_A_VALUE = re.compile(
     r"\b\d{1,2}/\d{1,2}/\d{2,4}\b|\b100 ?%(?= (?:sure|certain|confident|accurate|correct))"
@@ -275,6 +277,11 @@ _EXPLAIN_QUESTION = re.compile(
     r"|drivers?|reasons?|challenges?|strateg(?:y|ies)|initiatives?|caused?|drove|led to"
     r"|contributed))\b"
 )
+# an explanation question that also asks for an amount stays numeric
+_AMOUNT_ASKED = re.compile(
+    r"\b(?:how much|how many|calculate|compute|round(?:ed)? to|in (?:usd|us\$|\$|millions"
+    r"|billions)|what (?:is|was|were) the (?:\w+ )?(?:amount|value|total))\b"
+)
 # the words that ask which thing: an answer that ends saying this stays open did not answer
 _ASKING = re.compile(r"\b(?:which|who|whom|whether|what|how much|how many)\b")
 _NUMERIC_QUESTION = re.compile(
@@ -341,7 +348,7 @@ def detect(
     if answer is None or _bare(answer) in PLACEHOLDERS:
         return Decision(REFUSED, "empty-structural", None)
     clauses = _clauses(answer)
-    hits = _hits(clauses)
+    hits = _hits(clauses, question)
     kind = question_kind(question, gold)
     hit_positions = {hit.position for hit in hits if hit.cls.slug not in _NO_FIGURE_CLASSES}
     figures = [c.position for c in clauses if c.position not in hit_positions and _answers(c)]
@@ -398,15 +405,19 @@ def detect(
     gold_words = _content_words(gold) - _content_words(question) if kind == "text" else set()
     commitment = _commitment(kind, gold_words, clauses, hits, figures)
     if commitment == DEFINITE and figures and kind != "text":
+        texts = {c.position: c.text for c in clauses}
         after = [
             hit
             for hit in hits
             if hit.position > max(figures)
             and not hit.detail_only
             and hit.cls.slug != "rejects-premise"
+            and not EXCLUSIONS["hedge"].search(texts[hit.position])
         ]
         stopped = [hit for hit in after if hit.cls.stops_work]
-        if stopped:
+        if stopped and not (gold and answers.grade("numeric", gold, answer, question).correct):
+            # the work stopped after a step; a stop after the gold's own figure only
+            # leaves out a part ("..., so I can only give you the total")
             return Decision(REFUSED, PARTIAL_WORK.slug, _cut(stopped[-1].sentence))
         missing = [hit for hit in after if hit.cls.slug in _ABSENCE_CLASSES]
         if missing:
@@ -426,20 +437,10 @@ def detect(
             # the asked value is missing and the figure beside it is not the gold's:
             # a step or another metric, not an answer
             return Decision(REFUSED, gaps[0].cls.slug, _cut(gaps[0].sentence))
-    if commitment == DEFINITE and kind == "text" and not figures:
-        last = max(c.position[0] for c in clauses)
-        asked = set(_ASKING.findall(normalize(question)))
-        open_ends = [
-            hit
-            for hit in hits
-            if hit.position[0] == last > 0
-            and hit.cls.stops_work
-            and not hit.detail_only
-            and asked & set(_ASKING.findall(normalize(hit.sentence)))
-        ]
-        if open_ends:
-            # names candidates, then says which of them (or the asked share) stays open
-            return Decision(REFUSED, PARTIAL_WORK.slug, _cut(open_ends[-1].sentence))
+    if commitment in (DEFINITE, CLAIM) and kind == "text":
+        open_end = _open_end(question, clauses, hits)
+        if open_end is not None:
+            return Decision(REFUSED, PARTIAL_WORK.slug, _cut(open_end.sentence))
     if commitment == DEFINITE:
         return Decision(ANSWERED)
     if commitment == CLAIM and best.cls.slug not in ("advice-refusal", "rejects-premise"):
@@ -451,6 +452,28 @@ def detect(
     if best.weight >= UNDECIDED_AT:
         return Decision(UNDETERMINED, best.cls.slug, _cut(best.sentence))
     return Decision(ANSWERED)
+
+
+def _open_end(question: str, clauses: list[_Clause], hits: list[_Hit]) -> _Hit | None:
+    """A text answer that names candidates or steps, then ends saying the asked thing
+    stays open: a stop in the last sentence that speaks of what the question asks
+    (its which/who/what, or two of its words)."""
+    last = max(c.position[0] for c in clauses)
+    norm_question = normalize(question)
+    asking, topic = set(_ASKING.findall(norm_question)), _content_words(norm_question)
+    for hit in reversed(hits):
+        sentence = normalize(hit.sentence)
+        if (
+            hit.position[0] == last > 0
+            and hit.cls.stops_work
+            and not hit.detail_only
+            and (
+                asking & set(_ASKING.findall(sentence))
+                or len(topic & set(_WORD.findall(sentence))) >= 2
+            )
+        ):
+            return hit
+    return None
 
 
 def is_refusal(text: str | None, question: str = "", gold: str = "") -> bool:
@@ -519,7 +542,10 @@ def _clauses(answer: str) -> list[_Clause]:
     return result
 
 
-def _hits(clauses: list[_Clause]) -> list[_Hit]:
+def _hits(clauses: list[_Clause], question: str = "") -> list[_Hit]:
+    """The cues found at clause starts. A limitation about a detail ("the segment split
+    is not given") is marked `detail_only` unless the question asks about that detail."""
+    asked = normalize(question)
     last_sentence = max((c.position[0] for c in clauses), default=0)
     hits = []
     for clause in clauses:
@@ -527,7 +553,9 @@ def _hits(clauses: list[_Clause]) -> list[_Hit]:
             continue
         index = clause.position[0]
         place = FIRST if index == 0 else LAST if index == last_sentence else MIDDLE
-        detail_only = bool(EXCLUSIONS["detail-only"].search(clause.text))
+        detail_only = any(
+            m.group() not in asked for m in EXCLUSIONS["detail-only"].finditer(clause.text)
+        )
         for cls, patterns in _PATTERNS:
             if cls.slug == "capability" and EXCLUSIONS["role-opener"].match(clause.text):
                 continue
@@ -550,7 +578,7 @@ def question_kind(question: str, gold: str) -> str:
     if _YES_NO.match(norm_gold) or (not gold and _AUX.match(norm_question)):
         return "yes-no"
     if _WHICH_QUESTION.match(norm_question) or (
-        _EXPLAIN_QUESTION.search(norm_question) and not _NUMERIC_QUESTION.search(norm_question)
+        _EXPLAIN_QUESTION.search(norm_question) and not _AMOUNT_ASKED.search(norm_question)
     ):
         return "text"
     if gold:
@@ -574,7 +602,12 @@ def _commitment(
     declined = {hit.position for hit in hits if hit.cls.slug in _MODEL_DECLINES}
     if kind in ("yes-no", "any") and any(
         c.position not in cued
-        and (_YES_NO.match(c.text) or _SAYS_YES_NO.search(c.text))
+        and (
+            _YES_NO.match(c.text)
+            or _SAYS_YES_NO.search(c.text)
+            or _ENDS_YES_NO.search(c.text)
+            or _ZERO.match(c.text)
+        )
         and (c.position[0], c.position[1] + 1) not in declined  # "no, i cannot say"
         for c in clauses
     ):
@@ -608,6 +641,7 @@ def _takes_a_side(clauses: list[_Clause]) -> bool:
         _YES_NO.match(c.text)
         or _SAYS_YES_NO.search(c.text)
         or _CONCLUDES_YES_NO.search(c.text)
+        or _ZERO.match(c.text)
         or (bool(_FINITE.search(c.text)) and not _HEDGE.search(c.text))
         for c in clauses
     )

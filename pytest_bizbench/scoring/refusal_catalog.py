@@ -53,6 +53,7 @@ SHOWN = (
     r"|identified|separated|split out|discussed|addressed|covered|published|captured"
     r"|spelled out|spelt out|indicated|revealed|contained|present|visible|known|made"
     r"|released|filed|issued|out yet|yet available|shared|supplied|attached|sent|named"
+    r"|reproduced|printed|copied"
     r"|brought up|raised|referenced|cited|noted|touched on|dealt with|talked about"
     r"|there|here)"
 )
@@ -66,7 +67,8 @@ ANSWER = (
     r"|help|assist|speculate|guess|venture|hazard|commit to|finalize|finalise|conclude"
     r"|recommend|advise|suggest|endorse|predict|forecast|foresee|project|check|look up"
     r"|look into|name|recall|remember|pin down|weigh in|settle|access|see|pull|close"
-    r"|wrap up|explain|describe|list|outline|summari[sz]e|detail|elaborate on)"
+    r"|wrap up|explain|describe|list|outline|summari[sz]e|detail|elaborate on|turn (?:\w+ )?into"
+    r"|convert)"
 )
 MODEL_CANNOT = (
     r"(?:cannot|can not|could not|am unable to|are unable to|was unable to|were unable to"
@@ -145,7 +147,7 @@ INABILITY = CueClass(
     "without saying why; the commonest closed-book non-answer after cutoff.",
     (
         rf"{ME} (?:\w+ )?{MODEL_CANNOT} (?:\w+ )?{ANSWER}",
-        rf"{ME} (?:do|did) not (?:\w+ )?(?:know|have (?:a |an |any )?(?:\w+ )?(?:answer|figure"
+        rf"{ME} (?:do|did) not (?:\w+ )?(?:know|recall|remember|have (?:a |an |any )?(?:\w+ )?(?:answer|figure"
         rf"|number|value|way|means|the (?:\w+ )?(?:figure|number|value|{INFO})|{INFO}))",
         rf"{ME} have no (?:\w+ )?(?:way|means|answer|figure|number|idea|{INFO})",
         rf"{ME} (?:am|are) (?:unable|not able) to",
@@ -227,6 +229,7 @@ SOURCE_ABSENCE = CueClass(
         r"|information|data|figures?))\b",
         rf"{SOURCE} [^.;]{{0,80}}? (?:and|but|yet) (?:\w+ )?{NEG} {ADV}(?:\w+ )?{SHOW}\b",
         rf"{ME} (?:do|did) not (?:think|believe) (?:that )?{SOURCE} (?:\w+ ){{0,3}}?{SHOW}",
+        rf"{ME} (?:can |could )?only (?:see|have|had|got|found|was given|were given|received)\b",
         rf"what {ME} (?:could not|cannot|did not|do not|was unable to|am unable to) (?:\w+ )?"
         r"(?:find|see|locate|spot|get)\b",
         rf"{SOURCE} (?:\w+ ){{0,3}}?(?:only )?(?:covers?|includes?|contains?|shows?|discuss(?:es)?"
@@ -387,7 +390,7 @@ CAPABILITY = CueClass(
         r"|have no ability to|have no way to|have no way of|do not have the ability to|have no"
         r" means of) (?:\w+ )?(?:brows|access|open|search|retriev|view|read"
         r"|look\w*(?: \w+)? up|pull"
-        r"|fetch|download|query|connect|see)\w*(?! to be)",
+        r"|fetch|download|query|connect)\w*(?! to be)",
         rf"{ME} (?:do not|does not|have|has) (?:have )?(?:no |any )?(?:\w+ )?(?:browsing|internet"
         r"|web|database|file|search|retrieval|lookup) (?:access|capabilit\w+|abilit\w+|tools?"
         r"|connection|plugins?)",
@@ -437,8 +440,11 @@ REDIRECT = CueClass(
         r"|provider|edgar)s? (?:\w+ ){0,3}(?:publishes|posts|lists|has|carries|provides|shows"
         r"|contains|reports|includes|will have|should have) (?:it|this|that|these|those|the"
         r" (?:\w+ )?(?:figure|number|data|details|information|breakdown|answer|table))\b",
-        r"(?:which|this|that|it|there) is (?:where|(?:the|a good|the right|the best)"
-        r" (?:\w+ )?(?:place|source)) (?:to|you|one) (?:\w+ )?(?:look|check|find|go|see)",
+        r"(?:which|this|that|it|there|those|these|they) (?:is|are) (?:where|(?:the|a good|the right"
+        r"|the best|good) (?:\w+ )?(?:places?|sources?)) (?:to|you|one) (?:\w+ )?(?:look|check|find"
+        r"|go|see|confirm|verify)",
+        rf"{ME} (?:would|will) (?:look|check|start) (?:at|in|with) (?:the|its|their|a|an|[\w&.-]+'s)"
+        rf" (?:[\w'&-]+ ){{0,5}}?{DOC}\b",
         r"(?:[\w$%&'./-]+ ){0,10}?(?:is|are|gets?|get) (?:\w+ )?(?:disclosed|reported|public"
         r"|available|listed"
         r"|published|announced|posted|shown|presented|found|covered|documented|detailed)"
@@ -604,6 +610,8 @@ GENERIC_REFERENCE = (
     r"|(?:it |that |this )?(?:could|might|may) be (?:any|one) of\b"
     r"|most (?:[\w'-]+ ){0,3}?(?:companies|firms|issuers|businesses|banks|retailers|peers"
     r"|manufacturers|of them)\b"
+    r"|(?:which|what|how|whether)\b[^.;]{0,80}\bdepends? (?:\w+ )?on (?:each|every|the individual"
+    r"|individual|the specific|specific|the particular)\b"
     r"|(?:[\w'-]+ )?(?:companies|firms|issuers|businesses|banks|retailers|insurers|lenders"
     r"|manufacturers|operators|peers|producers|utilities|carriers|airlines|sellers|makers"
     r"|designers|developers|chains|groups) (?:that|which|who|like|such as|in)\b[^.;]{0,80}?"
@@ -672,6 +680,16 @@ PARTIAL_WORK = CueClass(
         r"|second part|other half) (?:\w+ )?(?:is|are|remains?|cannot|can not|could not)",
         r"(?:which|that|this) (?:is|would be) (?:needed|required|necessary) (?:to|for)"
         r" (?:\w+ )?(?:finish|complete|compute|calculate|the (?:ratio|final|result))",
+        # the step named and left: "netting cash is the remaining step", "X goes in the
+        # numerator", "would have to be compared", "I can only give you the revenue side"
+        rf"{NP}(?:is|are) the (?:remaining|last|final|next|missing|outstanding) (?:\w+ )?(?:step"
+        r"|piece|part|input|item|calculation)s?\b",
+        rf"{NP}(?:goes|go|belongs?|would go|sits?|needs to go) (?:in|into|on|at) (?:the )?"
+        r"(?:numerator|denominator|top|bottom)\b",
+        rf"{NP}(?:would|will|still) (?:have|need) to be (?:compared|added|subtracted|netted"
+        r"|divided|computed|calculated|deducted|combined|found|obtained)\b",
+        rf"{ME} (?:can|could) only (?:\w+ )?(?:give|provide|offer|share|report|get|do|compute"
+        r"|calculate|take|go)\b",
     ),
     stops_work=True,
 )
@@ -701,6 +719,10 @@ REJECTS_PREMISE = CueClass(
         r"(?:has|have) no (?:real )?meaning\b",
         r"(?:the |that |this |your )?(?:premise|question|assumption) (?:\w+ )?(?:is|seems|looks)"
         r" (?:off|wrong|flawed|mistaken|misplaced|misguided|invalid)\b",
+        r"[^.;]{0,100}?\bthe question (?:of|about|whether) [^.;]{0,60}?(?:does not|do not|is not)"
+        r" (?:\w+ )?(?:apply|arise|relevant|meaningful)\b",
+        r"there (?:is|are|was|were) no (?:[\w&'-]+ ){0,4}?to (?:rank|compare|attribute|explain"
+        r"|report|compute|calculate|split|allocate|measure)\b",
         r"(?:[\w$%&'./()-]+ ){0,8}?(?:does|do) not (?:really |actually |typically |usually )?"
         r"(?:use|report|have|track|compute|publish) (?:a|an|such a|such|that|this|any such)"
         r" (?:\w+ )?(?:metric|measure|ratio|line|concept|line item|kpi|margin)\b",
@@ -756,6 +778,10 @@ EXCLUSIONS: dict[str, re.Pattern[str]] = {
         # "As an equity analyst would, ...": a role opener of a person
         "role-opener": r"^as (?:an?|the|your) (?!ai\b|language|large|llm|text|virtual|chatbot"
         r"|machine|artificial)[\w -]{0,40}?(?:would|might|does|,)",
+        # a hedge on a figure just given ("..., though I'm not fully sure of that"): the
+        # figure stands, the work did not stop
+        "hedge": r"\b(?:not|less than) (?:\w+ )?(?:sure|certain|confident|positive)\b"
+        r"|\b(?:uncertain|unsure)\b|\bif (?:i|we) (?:recall|remember)\b|\bdouble-check",
         # a limitation about detail beside a given figure: "the segment split isn't given"
         "detail-only": r"\b(?:breakdown|split|segment|segments|by region|by geography"
         r"|quarterly|further detail|additional detail|more detail|granular|components?"
