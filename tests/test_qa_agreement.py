@@ -85,13 +85,15 @@ def test_dev_corpus_covers_every_class_and_trap_and_meets_the_targets(
     assert all(called == 0 for _, called in result.traps.values())
 
 
-@pytest.mark.parametrize(("part", "size", "floor"), [("dev_b", 200, 0.98), ("dev_c", 430, 0.99)])
+@pytest.mark.parametrize(
+    ("part", "size", "floor"), [("dev_b", 200, 0.98), ("dev_c", 430, 0.99), ("dev_d", 300, 0.98)]
+)
 def test_blind_dev_sets_meet_the_targets(
     agreement: ModuleType, part: str, size: int, floor: float
 ) -> None:
     # each written by a blind writer, measured once as it came (dev_b 0.883, dev_c
-    # 0.946), then used to find what the detector did not generalise: development
-    # data now, not a measure
+    # 0.946, dev_d 0.913 as held-out part E), then used to find what the detector did
+    # not generalise: development data now, not a measure
     result = agreement.measure(REFUSAL_DATA / part)
     assert len(result.graded) == size
     assert len(result.classes) == 14

@@ -419,6 +419,25 @@ DRIVER_GOLD = "Lower steel costs (2.1 points of margin)."
          "What was Orrin's FY2022 operating margin?", "12.4%", "generic-substitute"),
         ("Retail comparable sales are usually reported for stores open at least 13-14 "
          "months.", "What was Orrin's FY2022 comparable sales growth?", "-2.1%", "redirect"),
+        # a step, then the gap or the step left: the figure is no answer
+        ("Operating cash flow was $455 million; I can't see capex here, so the free cash "
+         "flow stops there.", "What was Orrin's FY2022 free cash flow (in USD millions)?",
+         "$274.00", "partial-work"),
+        ("Average assets are $2,025 million. Net income goes in the numerator.",
+         "What was Orrin's FY2022 return on average assets?", "5.1%", "partial-work"),
+        ("Total debt was $1,430 million. Netting cash against it is the remaining step.",
+         "What was Orrin's net debt at the end of FY2022 (in USD millions)?", "$1,045.00",
+         "partial-work"),
+        # a which-question asked about segments: "segment" is no mere detail here
+        ("Hand tools made $1,450 million and Fasteners $826 million; the third segment's row "
+         "is cut off, so I can't determine which segment was the largest.", WHICH_Q,
+         WHICH_GOLD, "partial-work"),
+        ("I'd look at the segment note in the FY2022 10-K.", WHICH_Q, WHICH_GOLD, "redirect"),
+        # companies in general name nothing about this one, whatever words they share
+        ("Under ASC 606, companies recognize revenue over time or at a point in time. "
+         "Which applies depends on the terms of each contract.",
+         "How does Orrin recognize revenue on its service contracts?",
+         "Over time, using the cost-to-cost input method.", "partial-work"),
         # a kind of company and what such companies usually say
         ("Tool makers that sell through distributors usually cite steel prices and freight.",
          DRIVER_Q, DRIVER_GOLD, "vague-estimate"),
@@ -462,6 +481,23 @@ def test_general_cue_families_find_unseen_wordings(
         ("Insurers don't carry inventory, so the metric doesn't fit; look at the combined "
          "ratio instead.", "What was Verrin's inventory turnover?",
          "Inventory turnover is not applicable: Verrin carries no inventory."),
+        # a two-part question: the first part given, the rest said to be missing
+        ("Backlog was $14.8 billion in total; I couldn't find the funded part, so I can "
+         "only give you the total.",
+         "What was Orrin's total backlog (in USD billions), and how much of it was funded?",
+         "$14.8 billion total, of which $9.6 billion was funded."),
+        # a hedge on a figure just given is no stop
+        ("I think operating cash flow was around $880 million, though I'm not fully sure "
+         "of that.", NUMERIC_Q, NUMERIC_GOLD),
+        # a side taken after a disclaimer and a comma; zero in two words
+        ("I can't check the latest filing, but as a regulated utility, yes: nearly all "
+         "revenue is regulated.", "Does Orrin Power earn most revenue from regulated "
+         "operations?", "Yes; 96% of revenue is rate-regulated."),
+        ("None outstanding.", "Did Orrin have any long-term debt outstanding?",
+         "No; it had no long-term debt."),
+        # a what-caused question is a text question even when its gold states figures
+        ("Catastrophe losses from storms.", "What caused Orrin Insurance's loss ratio to "
+         "deteriorate?", "Catastrophe losses ($318 million, 4.2 points)."),
         # a limit on a detail the question did not ask about
         ("Lower steel costs drove it. I can't quantify each factor's share, though.",
          DRIVER_Q, DRIVER_GOLD),

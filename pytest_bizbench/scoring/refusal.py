@@ -145,7 +145,8 @@ _POINTING = re.compile(
     r"[^.;]{0,30}\b(?:mentions?|provides?|reports?|shows?|states?|includes?|contains?|gives?"
     r"|lists?|presents?|discloses?|notes?|indicates?|discuss(?:es)?|describes?)\b"
     r"|\b(?:is|are|was|were) (?:only )?(?:mentioned|provided|given|shown|listed|available"
-    r"|disclosed|stated|included|named|reported|presented|detailed|recorded|described)\b|\b(?:there|in it|in that|in this)$"
+    r"|disclosed|stated|included|named|reported|presented|detailed|recorded|described)\b"
+    r"|\b(?:there|in it|in that|in this)$"
 )
 _CLAIM = re.compile(
     r"\b(?:is|are|was|were|amounted|amounts|totaled|totalled|totals|reached|rose|fell"
@@ -198,6 +199,13 @@ _NOT_THIS_VALUE = re.compile(
     r"|\b(?:companies|firms|businesses|industry|industries|peers|sector|banks|lenders|automakers"
     r"|retailers|producers|most|many)\b.*\b(?:typically|generally|usually|often|tend to"
     r"|in general|on average)\b"
+)
+# a clause whose subject is a kind of company, not the company asked about
+_GENERIC_SUBJECT = re.compile(
+    rf"^{LEAD_IN}(?:most |many |some |all |other |such )?(?:[\w-]+ ){{0,2}}?(?:companies|firms"
+    r"|issuers|businesses|banks|retailers|insurers|lenders|manufacturers|operators|producers"
+    r"|utilities|carriers|airlines|homebuilders|builders|reits|entities|organizations"
+    r"|organisations|registrants)\b"
 )
 # zero in words is a figure: "None.", "Zero"
 _ZERO = re.compile(r"^(?:none|zero|nil)(?: (?!of\b)\w+)?$")
@@ -412,10 +420,12 @@ def detect(
             if hit.position > max(figures)
             and not hit.detail_only
             and hit.cls.slug != "rejects-premise"
-            and not EXCLUSIONS["hedge"].search(texts[hit.position])
+            and not (
+                hit.cls.slug == "inability" and EXCLUSIONS["hedge"].search(texts[hit.position])
+            )
         ]
         stopped = [hit for hit in after if hit.cls.stops_work]
-        if stopped and not (gold and answers.grade("numeric", gold, answer, question).correct):
+        if stopped and not (gold and _gives_gold_figure(gold, answer, question, kind)):
             # the work stopped after a step; a stop after the gold's own figure only
             # leaves out a part ("..., so I can only give you the total")
             return Decision(REFUSED, PARTIAL_WORK.slug, _cut(stopped[-1].sentence))
@@ -426,14 +436,14 @@ def detect(
             cue = _cut(missing[-1].sentence)
             if not gold:
                 return Decision(UNDETERMINED, PARTIAL_WORK.slug, cue)
-            if not answers.grade("numeric", gold, answer, question).correct:
+            if not _gives_gold_figure(gold, answer, question, kind):
                 return Decision(REFUSED, PARTIAL_WORK.slug, cue)
         gaps = [
             hit
             for hit in hits
             if hit.cls.slug in _GAP_CLASSES and not hit.detail_only and hit.position < max(figures)
         ]
-        if gaps and gold and not answers.grade("numeric", gold, answer, question).correct:
+        if gaps and gold and not _gives_gold_figure(gold, answer, question, kind):
             # the asked value is missing and the figure beside it is not the gold's:
             # a step or another metric, not an answer
             return Decision(REFUSED, gaps[0].cls.slug, _cut(gaps[0].sentence))
@@ -454,6 +464,17 @@ def detect(
     return Decision(ANSWERED)
 
 
+def _gives_gold_figure(gold: str, answer: str, question: str, kind: str) -> bool:
+    """The answer states the gold, or the first figure of a numeric gold with several
+    ("$14.8 billion, of which $9.6 billion funded"): what it leaves out after that is a
+    part, not the answer. A gold's later figures are often its workings, and a yes/no
+    gold's figures its reasons, so they do not count."""
+    if answers.grade("numeric", gold, answer, question).correct:
+        return True
+    goals = answers.targets(gold) if kind == "numeric" else []
+    return bool(goals) and answers.grade("numeric", goals[0].text, answer, question).correct
+
+
 def _open_end(question: str, clauses: list[_Clause], hits: list[_Hit]) -> _Hit | None:
     """A text answer that names candidates or steps, then ends saying the asked thing
     stays open: a stop in the last sentence that speaks of what the question asks
@@ -464,7 +485,8 @@ def _open_end(question: str, clauses: list[_Clause], hits: list[_Hit]) -> _Hit |
     for hit in reversed(hits):
         sentence = normalize(hit.sentence)
         if (
-            hit.position[0] == last > 0
+            hit.position[0] == last
+            and hit.position > clauses[0].position  # something came before it
             and hit.cls.stops_work
             and not hit.detail_only
             and (
@@ -617,7 +639,9 @@ def _commitment(
     # one shared word may be chance ("lower", "defense"); two name the gold's answer
     named = min(2, len(gold_words))
     if gold_words and any(
-        c.position not in cued and len(gold_words & set(_WORD.findall(c.text))) >= named
+        c.position not in cued
+        and not _about_companies_in_general(c.text)
+        and len(gold_words & set(_WORD.findall(c.text))) >= named
         for c in clauses
     ):
         return DEFINITE
@@ -633,6 +657,12 @@ def _commitment(
     ):
         return CLAIM
     return None
+
+
+def _about_companies_in_general(text: str) -> bool:
+    """A clause about companies in general ("under ASC 606, companies recognize ...",
+    "most banks typically ..."): its words name nothing about this company."""
+    return bool(_NOT_THIS_VALUE.search(text) or _GENERIC_SUBJECT.match(text))
 
 
 def _takes_a_side(clauses: list[_Clause]) -> bool:

@@ -98,11 +98,13 @@ LEAD_IN = (
     r"|consequently|accordingly|as a result|for (?:that|this|these) reasons?|in that case"
     r"|otherwise|admittedly|realistically|either way|in any case|in other words|put simply"
     r"|(?:it )?(?:seems|appears) that)\b[\s,:;.!-]*"
-    r"|(?:based on|according to|from|in|within|looking at|having reviewed|after reviewing"
+    r"|(?:based on|according to|from|in|within|under|per|across|looking at|having reviewed"
+    r"|after reviewing"
     r"|reviewing|given|with|without|as of|for|on|regarding|as for|as to|while|although"
     r"|though|since|because|even though|despite|to|as far as|to my knowledge|to the best of"
     r"|at this time|at the moment|currently|right now|for now)\b"
-    r"(?:[^,;:]{0,80}[,;:]\s*|[^,;:]{0,80}? (?=(?:i|we|you|one|there|it (?:is|was|would|seems|appears|remains)) )))*"
+    r"(?:[^,;:]{0,80}[,;:]\s*"
+    r"|[^,;:]{0,80}? (?=(?:i|we|you|one|there|it (?:is|was|would|seems|appears|remains)) )))*"
 )
 
 # an adverb between a modal and its verb: "I would also need"
@@ -147,8 +149,9 @@ INABILITY = CueClass(
     "without saying why; the commonest closed-book non-answer after cutoff.",
     (
         rf"{ME} (?:\w+ )?{MODEL_CANNOT} (?:\w+ )?{ANSWER}",
-        rf"{ME} (?:do|did) not (?:\w+ )?(?:know|recall|remember|have (?:a |an |any )?(?:\w+ )?(?:answer|figure"
-        rf"|number|value|way|means|the (?:\w+ )?(?:figure|number|value|{INFO})|{INFO}))",
+        rf"{ME} (?:do|did) not (?:\w+ )?(?:know|recall|remember|have (?:a |an |any )?(?:\w+ )?"
+        rf"(?:answer|figure|number|value|way|means|the (?:\w+ )?(?:figure|number|value|{INFO})"
+        rf"|{INFO}))",
         rf"{ME} have no (?:\w+ )?(?:way|means|answer|figure|number|idea|{INFO})",
         rf"{ME} (?:am|are) (?:unable|not able) to",
         rf"(?:unable|not able) to (?:\w+ )?{ANSWER}",
@@ -298,8 +301,8 @@ INSUFFICIENT_INFO = CueClass(
     "Impersonal, no model and no source named.",
     (
         rf"(?:there (?:\w+ ){{0,2}}?(?:is|are|was|were|be)|this is|that is|it is)"
-        rf" (?:an? )?(?:not|no|insufficient|inadequate|limited|too little) (?:\w+ )?(?:enough |sufficient"
-        rf" |adequate )?(?:\w+ )?{INFO}",
+        rf" (?:an? )?(?:not|no|insufficient|inadequate|limited|too little) (?:\w+ )?"
+        rf"(?:enough |sufficient |adequate )?(?:\w+ )?{INFO}",
         rf"{NP}(?:is|are|was|were|remains?) (?:not |still )?{NOT_DERIVABLE}",
         rf"(?:[\w$%&'./-]+ ){{0,6}}?not {NOT_DERIVABLE}",
         r"there is no (?:\w+ )?(?:way|means|basis|grounds?)\b",
@@ -443,8 +446,8 @@ REDIRECT = CueClass(
         r"(?:which|this|that|it|there|those|these|they) (?:is|are) (?:where|(?:the|a good|the right"
         r"|the best|good) (?:\w+ )?(?:places?|sources?)) (?:to|you|one) (?:\w+ )?(?:look|check|find"
         r"|go|see|confirm|verify)",
-        rf"{ME} (?:would|will) (?:look|check|start) (?:at|in|with) (?:the|its|their|a|an|[\w&.-]+'s)"
-        rf" (?:[\w'&-]+ ){{0,5}}?{DOC}\b",
+        rf"{ME} (?:would|will) (?:look|check|start) (?:at|in|with)"
+        rf" (?:the|its|their|a|an|[\w&.-]+'s) (?:[\w'&-]+ ){{0,5}}?{DOC}\b",
         r"(?:[\w$%&'./-]+ ){0,10}?(?:is|are|gets?|get) (?:\w+ )?(?:disclosed|reported|public"
         r"|available|listed"
         r"|published|announced|posted|shown|presented|found|covered|documented|detailed)"
