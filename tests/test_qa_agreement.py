@@ -162,7 +162,7 @@ def test_parts_and_the_summary_leave_rows_out(
     agreement: ModuleType, capsys: pytest.CaptureFixture[str]
 ) -> None:
     assert [p.name for p in agreement.parts(REFUSAL_DATA)] == [
-        "dev", "dev_b", "dev_c", "dev_d", "heldout_a", "heldout_b", "heldout_c",
+        "dev", "dev_b", "dev_c", "dev_d", "heldout_a", "heldout_b", "heldout_c", "heldout_g",
     ]  # fmt: skip
     assert agreement.main(["--summary", str(REFUSAL_DATA / "dev")]) == 0
     out = capsys.readouterr().out
