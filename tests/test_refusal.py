@@ -438,6 +438,40 @@ DRIVER_GOLD = "Lower steel costs (2.1 points of margin)."
          "Which applies depends on the terms of each contract.",
          "How does Orrin recognize revenue on its service contracts?",
          "Over time, using the cost-to-cost input method.", "partial-work"),
+        # a cause clause split off its main clause; a report newer than the training
+        ("Because my training data does not include Orrin's FY2022 results, I cannot "
+         "determine its growth.", YES_NO_Q, "Yes", "cutoff"),
+        ("Orrin's FY2022 report came out after my training data ends, so I genuinely "
+         "don't know.", YES_NO_Q, "Yes", "cutoff"),
+        # a figure in brackets, then "which isn't enough"
+        ("Only the year-end inventory balance ($612.4 million) made it into the context, "
+         "which isn't enough to compute turnover.", "What was Orrin's FY2022 inventory "
+         "turnover?", "5.2", "partial-work"),
+        ("Hard to say exactly; it could be either channel.", "Which sales channel "
+         "generated most of Orrin's revenue?", "Wholesale, 61% of revenue.",
+         "insufficient-info"),
+        # the question's own threshold is no figure of the answer's
+        ("If you paste the concentration note, I can tell you which customer crossed 10% "
+         "and by how much.", "Did any customer account for more than 10% of Orrin's "
+         "revenue?", "Yes; Arlen Components, 17%.", "asks-input"),
+        # a step, then a request the answer waits for
+        ("I can see a loss ratio of 66.1%, but I'd need you to share the expense ratio "
+         "before I can give you the combined ratio.", "What was Orrin Insurance's FY2022 "
+         "combined ratio?", "97.3%", "partial-work"),
+        # a kind of company's usual figure; a phase number; numbered steps
+        ("A builder of Orrin's size typically closes around ten thousand homes a year.",
+         "How many homes did Orrin Homes deliver in FY2022?", "8,412 homes",
+         "generic-substitute"),
+        ("Late-stage biotechs running a Phase 3 program usually spend a few hundred million "
+         "dollars a year on R&D.", "What was Orrin Bio's FY2022 R&D expense (in USD "
+         "millions)?", "$412.00", "generic-substitute"),
+        ("Free cash flow is operating cash flow less capex.\n\n1. Take operating cash "
+         "flow.\n2. Subtract capex.", "What was Orrin's FY2022 free cash flow (in USD "
+         "millions)?", "$274.00", "generic-substitute"),
+        # a plain "No" gold does not reject the premise with the answer
+        ("GAAP profitability isn't really the relevant measure for a software company.",
+         "Was Orrin Software profitable on a GAAP basis in FY2023?",
+         "No; it reported a GAAP net loss of $87.2 million.", "rejects-premise"),
         # a kind of company and what such companies usually say
         ("Tool makers that sell through distributors usually cite steel prices and freight.",
          DRIVER_Q, DRIVER_GOLD, "vague-estimate"),
@@ -498,6 +532,14 @@ def test_general_cue_families_find_unseen_wordings(
         # a what-caused question is a text question even when its gold states figures
         ("Catastrophe losses from storms.", "What caused Orrin Insurance's loss ratio to "
          "deteriorate?", "Catastrophe losses ($318 million, 4.2 points)."),
+        # the company's words reported: its "cannot be estimated" is no cue
+        ("Orrin says a loss is reasonably possible, but the amount cannot be reasonably "
+         "estimated, so nothing was accrued.", "Has Orrin accrued a loss for the "
+         "environmental claim?", "No; Orrin states it cannot reasonably estimate the loss, "
+         "so no accrual was recorded."),
+        # "what does it identify as its largest ..." asks for a thing, not a number
+        ("The automotive aftermarket is its largest end market.", "What does Orrin "
+         "identify as its largest end market?", "Construction, at about 38% of net sales."),
         # a limit on a detail the question did not ask about
         ("Lower steel costs drove it. I can't quantify each factor's share, though.",
          DRIVER_Q, DRIVER_GOLD),

@@ -53,6 +53,7 @@ from pytest_bizbench.scoring.refusal_catalog import (
     GENERIC_REFERENCE_CLAUSE,
     GENERIC_SUBSTITUTE,
     INFO,
+    KINDS,
     LEAD_IN,
     NEGATIVE_GOLD,
     PARTIAL_WORK,
@@ -105,7 +106,7 @@ _CONTRACTIONS = (
 )
 # a code fence (backticks are straight quotes once normalised) around a placeholder
 _FENCE = re.compile(r"^'''[a-z]*|'''$")
-_MARKUP = re.compile(r"[*_#>`]+|^\s*(?:[-•]|\d+[.)])\s+")
+_MARKUP = re.compile(r"[*_#>`]+|^\s*(?:[-•]|\d+[.)])(?:\s+|$)")
 # a sentence ends at . ! or ? before a space and a capital, not after an initial
 # ("J. Wen") or a common abbreviation ("Inc.", "Co.")
 _SENTENCE = re.compile(
@@ -119,7 +120,10 @@ _CLAUSE = re.compile(
     r"|\s+(?=and (?:there|so|thus|therefore|hence|i|we)\b)"
 )
 # a leading concessive clause ends at its first comma: "although X is not given, Y"
-_SUBORDINATE = re.compile(r"^((?:although|though|even though|while|whereas|despite)\b[^,]*),\s*")
+_SUBORDINATE = re.compile(
+    r"^((?:although|though|even though|while|whereas|despite|because|since|given that)\b[^,]*)"
+    r",\s*"
+)
 # "No, I can't ..." is two clauses: the interjection and what follows it
 _LEADING_YES_NO = re.compile(r"^((?:yes|no))\s*[,;:!-]+\s*")
 _AUX = re.compile(
@@ -133,7 +137,8 @@ _FIGURE = re.compile(r"(?<![\w.])(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?!\w)|(?<!
 _YEAR = re.compile(r"(?:19|20)\d\d")
 _PERIOD = re.compile(r"(?<!\d)((?:19|20)\d\d)(?!\d)|\bfy'?(\d\d)\b")
 _REFERENCE_BEFORE = re.compile(
-    rf"(?:\b(?:{REFERENCE_WORDS}|step|q|h|fy|topic|asc|ias|ifrs)\.?\s*|#|[a-z]-?)$"
+    rf"(?:\b(?:{REFERENCE_WORDS}|step|q|h|fy|topic|asc|ias|ifrs|phase|stage|tier|level|series"
+    r"|class)\.?\s*|#|[a-z]-?)$"
 )
 _REFERENCE_AFTER = re.compile(r"^(?:-[a-z]|st\b|nd\b|rd\b|th\b|-k|-q)")
 # a clause that points at other data instead of answering: "it only reports 2021 ..."
@@ -175,7 +180,7 @@ _WORDED_FIGURE = re.compile(
     r"|thousand|trillion|hundred|times|dollars|cents)\b"
 )
 _NUMBER = (
-    r"(?:(?:about|around|roughly|approximately|some|just|nearly|only) )?"
+    r"(?:(?:about|around|roughly|approximately|some|just|nearly|only|the) )?"
     r"[$€£]?\s?\d[\d,]*(?:\.\d+)?\s?(?:%|percent|x|times|million|billion|thousand|m|bn|b|k)?"
 )
 _BOUND = re.compile(
@@ -193,19 +198,24 @@ _NOT_THIS_VALUE = re.compile(
     r"^(?:if(?! (?:i|my) (?:recall|remember|memory))|suppose|supposing|assuming|assume|say"
     r"|imagine)\b|\b(?:for example|for instance"
     r"|e\.g\.|hypothetical\w*|illustrat\w*|industry average|industry norm|most companies)\b"
-    r"|\b(?:typically|generally|usually|often|tends? to|in general|on average)\b.*\b(?:companies"
-    r"|firms|businesses|industry|industries|peers|sector|banks|lenders|automakers|retailers"
-    r"|producers|most|many)\b"
-    r"|\b(?:companies|firms|businesses|industry|industries|peers|sector|banks|lenders|automakers"
-    r"|retailers|producers|most|many)\b.*\b(?:typically|generally|usually|often|tend to"
-    r"|in general|on average)\b"
+    rf"|\b(?:typically|generally|usually|often|tends? to|in general|on average)\b.*\b(?:{KINDS}"
+    r"|industry|industries|sector|most|many)\b"
+    rf"|\b(?:{KINDS}|industry|industries|sector|most|many)\b.*\b(?:typically|generally|usually"
+    r"|often|tends? to|in general|on average)\b"
 )
 # a clause whose subject is a kind of company, not the company asked about
 _GENERIC_SUBJECT = re.compile(
-    rf"^{LEAD_IN}(?:most |many |some |all |other |such )?(?:[\w-]+ ){{0,2}}?(?:companies|firms"
-    r"|issuers|businesses|banks|retailers|insurers|lenders|manufacturers|operators|producers"
-    r"|utilities|carriers|airlines|homebuilders|builders|reits|entities|organizations"
-    r"|organisations|registrants)\b"
+    rf"^{LEAD_IN}(?:most |many |some |all |other |such |an? |any )?(?:[\w-]+ ){{0,2}}?{KINDS}\b"
+)
+# a request that says the answer waits for it ("I'd need you to share X before I can")
+_NEEDS = re.compile(
+    r"\b(?:need|needs|require|requires|before (?:i|we) can|in order to|to (?:compute|calculate"
+    r"|finish|complete|determine|give you the))\b"
+)
+# a gold answer that itself says the question does not apply
+_PREMISE_GOLD = re.compile(
+    r"\bpremise\b|\bnot (?:applicable|meaningful|relevant|a meaningful|an applicable)\b"
+    r"|\bn/a\b|\bdoes not apply\b"
 )
 # zero in words is a figure: "None.", "Zero"
 _ZERO = re.compile(r"^(?:none|zero|nil)(?: (?!of\b)\w+)?$")
@@ -278,12 +288,16 @@ _MODEL_DECLINES = frozenset(
 _WHICH_QUESTION = re.compile(
     r"^(?:which|who|whom|where|what (?:type|kind|sort|category|segment|region|product|business"
     r"|division|unit)s?\b|what (?:is|was|were|are) the (?:main|primary|biggest|largest|key"
-    r"|principal) (?:driver|reason|cause|factor|source|contributor)s?\b)"
+    r"|principal) (?:driver|reason|cause|factor|source|contributor)s?\b"
+    r"|what (?:is|was|were|are) (?:the |its |[\w&.-]+'s )?(?:main|primary|biggest|largest|key"
+    r"|principal|top|leading|dominant|most important|single largest) (?!(?:\w+ )?(?:amount"
+    r"|value|figure|number|total|expense|cost)s?\b))"
 )
 _EXPLAIN_QUESTION = re.compile(
     r"\b(?:why|describe|explain|summari[sz]e|discuss|what (?:\w+ ){0,3}?(?:risks?|factors?"
     r"|drivers?|reasons?|challenges?|strateg(?:y|ies)|initiatives?|caused?|drove|led to"
-    r"|contributed))\b"
+    r"|contributed)|what (?:does|did) (?:[\w&.'-]+ ){1,4}(?:identify|name|cite|consider|describe"
+    r"|list|see|view|call) as)\b"
 )
 # an explanation question that also asks for an amount stays numeric
 _AMOUNT_ASKED = re.compile(
@@ -359,7 +373,10 @@ def detect(
     hits = _hits(clauses, question)
     kind = question_kind(question, gold)
     hit_positions = {hit.position for hit in hits if hit.cls.slug not in _NO_FIGURE_CLASSES}
-    figures = [c.position for c in clauses if c.position not in hit_positions and _answers(c)]
+    asked = frozenset(_FIGURE.findall(normalize(question)))
+    figures = [
+        c.position for c in clauses if c.position not in hit_positions and _answers(c, asked)
+    ]
     figures = _same_period(figures, clauses, hits)
     if figures and gold and kind == "numeric":
         steps_left = [
@@ -383,7 +400,8 @@ def detect(
             )
         ]
     if kind == "numeric" and not any(
-        _states_figure(_commits(c.text, c.norm_sentence)) or _ZERO.match(c.text) for c in clauses
+        _states_figure(_commits(c.text, c.norm_sentence, asked)) or _ZERO.match(c.text)
+        for c in clauses
     ):
         # no committed figure at all for a numeric question (none, or only bounds,
         # ranges, formula constants, examples): no value was given, whatever the
@@ -424,7 +442,12 @@ def detect(
                 hit.cls.slug == "inability" and EXCLUSIONS["hedge"].search(texts[hit.position])
             )
         ]
-        stopped = [hit for hit in after if hit.cls.stops_work]
+        stopped = [
+            hit
+            for hit in after
+            if hit.cls.stops_work
+            or (hit.cls.slug == "asks-input" and _NEEDS.search(texts[hit.position]))
+        ]
         if stopped and not (gold and _gives_gold_figure(gold, answer, question, kind)):
             # the work stopped after a step; a stop after the gold's own figure only
             # leaves out a part ("..., so I can only give you the total")
@@ -522,7 +545,10 @@ def _agrees(best: _Hit, hits: list[_Hit], clauses: list[_Clause], gold: str) -> 
     if any(hit.cls.slug in _UNDECIDED for hit in hits):
         return False
     if best.cls.slug == "rejects-premise":
-        return True
+        # a plain "No; it made a loss" does not reject the question's premise
+        return bool(_PREMISE_GOLD.search(normalize(gold))) or any(
+            hit.cls.slug == "rejects-premise" for hit in _hits(_clauses(gold))
+        )
     return any(ABSENT_THING.search(c.text) for c in clauses)
 
 
@@ -569,9 +595,17 @@ def _hits(clauses: list[_Clause], question: str = "") -> list[_Hit]:
     is not given") is marked `detail_only` unless the question asks about that detail."""
     asked = normalize(question)
     last_sentence = max((c.position[0] for c in clauses), default=0)
+    # sentences that report the company's own words: their later clauses are its words
+    reported = {
+        c.position[0]
+        for c in clauses
+        if c.position[1] == 0 and EXCLUSIONS["reported-speech"].match(c.text)
+    }
     hits = []
     for clause in clauses:
         if EXCLUSIONS["bare-apology"].match(clause.text):
+            continue
+        if clause.position[0] in reported and clause.position[1] > 0:
             continue
         index = clause.position[0]
         place = FIRST if index == 0 else LAST if index == last_sentence else MIDDLE
@@ -686,20 +720,22 @@ def _content_words(gold: str) -> set[str]:
     }
 
 
-def _answers(clause: _Clause) -> bool:
+def _answers(clause: _Clause, asked: frozenset[str] = frozenset()) -> bool:
     """A clause that commits to a figure and does not point at other data instead."""
-    return _states_figure(_commits(clause.text, clause.norm_sentence)) and not _POINTING.search(
-        clause.text
-    )
+    return _states_figure(
+        _commits(clause.text, clause.norm_sentence, asked)
+    ) and not _POINTING.search(clause.text)
 
 
-def _commits(text: str, sentence: str = "") -> str:
+def _commits(text: str, sentence: str = "", asked: frozenset[str] = frozenset()) -> str:
     """The clause without the figures that commit to nothing: all of them in an
     example or a statement about companies in general, bounds ("more than $1
     billion"), ranges ("20-25%", "at least 13-14 months"), a formula's constants ("x 100",
     "/ 2", "(365 for a full year)": a formula anywhere in the sentence)."""
     if _NOT_THIS_VALUE.search(text):
         return ""
+    if asked:  # the question's own figures ("more than 10%?") commit to nothing
+        text = _FIGURE.sub(lambda m: " " if m.group() in asked else m.group(), text)
     text = _BOUND.sub(" ", _RANGE.sub(" ", _NOT_A_VALUE.sub(" ", text)))
     return _CONSTANT.sub(" ", text) if _FORMULA.search(sentence or text) else text
 

@@ -97,18 +97,27 @@ LEAD_IN = (
     r"|i regret that|answer|response|final answer|short answer|which|it (?:seems|appears)(?: that)?"
     r"|consequently|accordingly|as a result|for (?:that|this|these) reasons?|in that case"
     r"|otherwise|admittedly|realistically|either way|in any case|in other words|put simply"
+    r"|because|since|given that"
     r"|(?:it )?(?:seems|appears) that)\b[\s,:;.!-]*"
     r"|(?:based on|according to|from|in|within|under|per|across|looking at|having reviewed"
     r"|after reviewing"
     r"|reviewing|given|with|without|as of|for|on|regarding|as for|as to|while|although"
     r"|though|since|because|even though|despite|to|as far as|to my knowledge|to the best of"
     r"|at this time|at the moment|currently|right now|for now)\b"
-    r"(?:[^,;:]{0,80}[,;:]\s*"
+    r"(?:[^,;:]{0,120}[,;:]\s*"
     r"|[^,;:]{0,80}? (?=(?:i|we|you|one|there|it (?:is|was|would|seems|appears|remains)) )))*"
 )
 
 # an adverb between a modal and its verb: "I would also need"
 STILL = r"(?: also| still| first| additionally| then| further| really)?"
+# kinds of company: a statement about them is about companies in general
+KINDS = (
+    r"(?:companies|company|firms?|issuers?|businesses|business|banks?|retailers?|insurers?"
+    r"|lenders?|manufacturers?|operators?|peers|producers?|utilit(?:y|ies)|carriers?|airlines?"
+    r"|homebuilders?|builders?|reits?|sellers?|makers?|designers?|developers?|chains?"
+    r"|entities|organi[sz]ations|registrants|players|miners|shippers|automakers|biotechs?"
+    r"|chipmakers|distributors|wholesalers|brands)"
+)
 # a noun phrase opening a clause: the asked figure, up to 16 words
 NP = r"(?:[\w$%&'./(),-]+ ){0,16}?"
 # a short noun phrase (terse answers: "Receivables not provided")
@@ -153,6 +162,7 @@ INABILITY = CueClass(
         rf"(?:answer|figure|number|value|way|means|the (?:\w+ )?(?:figure|number|value|{INFO})"
         rf"|{INFO}))",
         rf"{ME} have no (?:\w+ )?(?:way|means|answer|figure|number|idea|{INFO})",
+        rf"{ME} (?:\w+ )?(?:do|did) not (?:\w+ )?(?:know|recall|remember)\b",
         rf"{ME} (?:am|are) (?:unable|not able) to",
         rf"(?:unable|not able) to (?:\w+ )?{ANSWER}",
         rf"no idea\b|(?:cannot|can not) (?:\w+ )?{ANSWER}\b|not sure\s*[.!]?$"
@@ -210,6 +220,8 @@ SOURCE_ABSENCE = CueClass(
         rf"all (?:that )?{ME} (?:have|had|was given|were given|got|can see|see|was shown"
         r"|were shown) (?:is|are|was|were)\b",
         rf"only (?:the )?(?:[\w&'-]+ ){{0,4}}(?:is|are|was|were) (?:{SHOWN}|covered)\b",
+        rf"only (?:the )?[^.;]{{0,100}}? (?:made it|was included|were included|came through"
+        rf"|got through|was captured|were captured) (?:into |in )?{SOURCE}",
         rf"{SOURCE} (?:\w+ ){{0,3}}?(?:is|are|was|were) (?:ambiguous|unclear|vague|inconclusive"
         r"|incomplete)\b",
         rf"{SOURCE} (?:\w+ ){{0,3}}?(?:lacks?|lacked|is missing|are missing|omits?|omitted"
@@ -329,6 +341,10 @@ INSUFFICIENT_INFO = CueClass(
         r"|inconclusive)\b",
         rf"{NP}(?:is|are|was|were|remains?) inconclusive\b",
         r"there (?:is|was) not (?:enough|sufficient)\b",
+        r"(?:which|that|this|it|these|those) (?:is|was|are|were) (?:not|in) ?(?:enough|sufficient"
+        r"|adequate)\b",
+        r"(?:(?:it is|that is|this is|it was) )?(?:(?:really|very|quite|too) )?(?:hard|difficult"
+        r"|impossible|tough|tricky) to (?:say|tell|know|determine|pin down|judge|gauge)\b",
         rf"(?:unclear|uncertain|not clear|no (?:\w+ )?{INFO}(?: available| given| provided)?)"
         r"\s*[.!]?$",
         r"(?:it is|this is|that is|it remains|which is) (?:\w+ )?(?:unclear|not clear|uncertain"
@@ -349,7 +365,11 @@ CUTOFF = CueClass(
     (
         r"my (?:\w+ )?(?:knowledge|training|information|data) (?:does not|do not|did not|may not"
         r"|might not) (?:\w+ )?(?:extend|go|reach|cover|include|run)",
-        rf"{ME} (?:lack|do not have|have no|am missing) (?:access to )?(?:any )?(?:real-time"
+        rf"{NP}(?:came out|(?:was|were) (?:published|released|filed|issued)|appeared)"
+        r" (?:\w+ )?after my\b",
+        rf"{NP}(?:postdates?|post-dates?|(?:is|are) (?:more recent|newer|later) than)"
+        r" (?:\w+ ){0,3}?(?:my|what (?:i|we)|the (?:information|data|knowledge) (?:i|we))\b",
+        rf"{ME} (?:lack|do not have|have no|am missing) (?:access to )?(?:any |an? )?(?:real-time"
         r"|real time|live|current|up-to-date|recent|latest|newer|the latest|the most recent)",
         r"(?:my|the) (?:\w+ )?(?:training|knowledge|data|information)(?: data)?(?: \w+){0,3}?"
         r" (?:cut-?off|cut off|ends?"
@@ -615,9 +635,7 @@ GENERIC_REFERENCE = (
     r"|manufacturers|of them)\b"
     r"|(?:which|what|how|whether)\b[^.;]{0,80}\bdepends? (?:\w+ )?on (?:each|every|the individual"
     r"|individual|the specific|specific|the particular)\b"
-    r"|(?:[\w'-]+ )?(?:companies|firms|issuers|businesses|banks|retailers|insurers|lenders"
-    r"|manufacturers|operators|peers|producers|utilities|carriers|airlines|sellers|makers"
-    r"|designers|developers|chains|groups) (?:that|which|who|like|such as|in)\b[^.;]{0,80}?"
+    rf"|(?:[\w'-]+ )?{KINDS} (?:that|which|who|like|such as|in)\b[^.;]{{0,80}}?"
     r"\b(?:usually|typically|generally|often|commonly|frequently|normally|tend to|tends to)\b"
     r"|(?:[\w'-]+ ){0,4}?(?:typically|usually|generally|often|frequently|commonly|normally"
     r"|tend to|tends to)\b"
@@ -785,6 +803,13 @@ EXCLUSIONS: dict[str, re.Pattern[str]] = {
         # figure stands, the work did not stop
         "hedge": r"\b(?:not|less than) (?:\w+ )?(?:sure|certain|confident|positive)\b"
         r"|\b(?:uncertain|unsure)\b|\bif (?:i|we) (?:recall|remember)\b|\bdouble-check",
+        # the company's own words reported: "Redfield says a loss is possible, but the
+        # amount cannot be estimated" (the clauses after it are the company's)
+        "reported-speech": r"^(?!(?:the |this |that |its )?(?:excerpt|context|document|text"
+        r"|passage|filing|report|10-k|source|page)s?\b)(?:[\w&.'-]+ ){1,4}(?:says|said|states"
+        r"|stated|notes|noted|reports|reported|discloses|disclosed|explains|explained|believes"
+        r"|concluded|concludes|indicates|indicated|acknowledges|acknowledged|warns|warned"
+        r"|expects|estimates|maintains|asserts)\b",
         # a limitation about detail beside a given figure: "the segment split isn't given"
         "detail-only": r"\b(?:breakdown|split|segment|segments|by region|by geography"
         r"|quarterly|further detail|additional detail|more detail|granular|components?"
