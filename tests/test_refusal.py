@@ -472,6 +472,36 @@ DRIVER_GOLD = "Lower steel costs (2.1 points of margin)."
         ("GAAP profitability isn't really the relevant measure for a software company.",
          "Was Orrin Software profitable on a GAAP basis in FY2023?",
          "No; it reported a GAAP net loss of $87.2 million.", "rejects-premise"),
+        # more of a metric's definition is no claim about the company
+        ("Inventory turnover is cost of goods sold over average inventory. A higher number "
+         "means goods move quickly, so it is important to compare like with like.",
+         "What was Orrin Software's inventory turnover in FY2023?",
+         "Not meaningful: Orrin holds no inventory.", "generic-substitute"),
+        # a why-question asks for the explanation: it is no mere detail; "there is X" is
+        # what the source has
+        ("Revenue rose in a soft market. Unfortunately, the pages I have don't include "
+         "management's explanation of what drove it; there is segment revenue, but no "
+         "commentary attributing the change.", "According to management, what was the "
+         "main driver of Orrin's revenue growth?", "Higher prices in the Tools segment.",
+         "source-absence"),
+        ("I wish I could help, but I'm an AI without internet access, so digging into "
+         "segment data isn't possible for me.", WHICH_Q, WHICH_GOLD, "inability"),
+        ("The segment table appears to be an image. I can only process the text layer, so "
+         "the figures are not readable for me.", WHICH_Q, WHICH_GOLD, "partial-work"),
+        ("Working only from these pages, I am not able to say which segment was the "
+         "biggest.", WHICH_Q, WHICH_GOLD, "inability"),
+        ("I don't think I have enough to go on to answer this reliably.", YES_NO_Q, "Yes",
+         "insufficient-info"),
+        ("Nothing about buybacks in the provided pages.", YES_NO_Q, "Yes", "source-absence"),
+        ("Dividends paid: $214.6M. Net income not in excerpt; ratio incomplete.",
+         "What was Orrin's FY2022 dividend payout ratio?", "38.2%", "partial-work"),
+        ("Orrin's quarterly supplement is your best bet.", WHICH_Q, WHICH_GOLD, "redirect"),
+        ("I'm going to stay out of anything that looks like advice on Orrin's bonds.",
+         "Are Orrin's bonds a safe holding?", "Yes; rated A-.", "advice-refusal"),
+        ("Whether Orrin carries too much debt for you to own it is an investment call.",
+         "Does Orrin carry too much debt?", "No; net debt is 1.2x EBITDA.", "advice-refusal"),
+        ("If I remember right, Orrin reports one segment, so there wouldn't be a ranking of "
+         "segments to give you.", WHICH_Q, WHICH_GOLD, "rejects-premise"),
         # a kind of company and what such companies usually say
         ("Tool makers that sell through distributors usually cite steel prices and freight.",
          DRIVER_Q, DRIVER_GOLD, "vague-estimate"),
@@ -540,6 +570,12 @@ def test_general_cue_families_find_unseen_wordings(
         # "what does it identify as its largest ..." asks for a thing, not a number
         ("The automotive aftermarket is its largest end market.", "What does Orrin "
          "identify as its largest end market?", "Construction, at about 38% of net sales."),
+        # a named thing with a hedge after it is a (maybe wrong) answer
+        ("I believe it was the Hand Tools segment, though I'm not completely sure of that.",
+         WHICH_Q, WHICH_GOLD),
+        ("Commercial auto. It's Orrin's biggest line, a bit under 40% of premiums.",
+         "What was Orrin Insurance's largest line of business by net premiums written?",
+         "Commercial auto (38% of net premiums written)."),
         # a limit on a detail the question did not ask about
         ("Lower steel costs drove it. I can't quantify each factor's share, though.",
          DRIVER_Q, DRIVER_GOLD),

@@ -212,6 +212,10 @@ _NEEDS = re.compile(
     r"\b(?:need|needs|require|requires|before (?:i|we) can|in order to|to (?:compute|calculate"
     r"|finish|complete|determine|give you the))\b"
 )
+# words a why-question asks about, not details beside its answer
+_WHY_DETAIL = re.compile(r"drivers?|reasons?|explanation|commentary")
+# "there is segment revenue": what is there, no claim about what was asked
+_EXISTENTIAL = re.compile(r"^there (?:is|are|was|were)\b")
 # a gold answer that itself says the question does not apply
 _PREMISE_GOLD = re.compile(
     r"\bpremise\b|\bnot (?:applicable|meaningful|relevant|a meaningful|an applicable)\b"
@@ -289,7 +293,8 @@ _WHICH_QUESTION = re.compile(
     r"^(?:which|who|whom|where|what (?:type|kind|sort|category|segment|region|product|business"
     r"|division|unit)s?\b|what (?:is|was|were|are) the (?:main|primary|biggest|largest|key"
     r"|principal) (?:driver|reason|cause|factor|source|contributor)s?\b"
-    r"|what (?:is|was|were|are) (?:the |its |[\w&.-]+'s )?(?:main|primary|biggest|largest|key"
+    r"|what (?:is|was|were|are) (?:the |its |(?:[\w&.-]+ ){0,3}[\w&.-]+'s )?(?:main|primary"
+    r"|biggest|largest|key"
     r"|principal|top|leading|dominant|most important|single largest) (?!(?:\w+ )?(?:amount"
     r"|value|figure|number|total|expense|cost)s?\b))"
 )
@@ -438,9 +443,6 @@ def detect(
             if hit.position > max(figures)
             and not hit.detail_only
             and hit.cls.slug != "rejects-premise"
-            and not (
-                hit.cls.slug == "inability" and EXCLUSIONS["hedge"].search(texts[hit.position])
-            )
         ]
         stopped = [
             hit
@@ -476,9 +478,13 @@ def detect(
             return Decision(REFUSED, PARTIAL_WORK.slug, _cut(open_end.sentence))
     if commitment == DEFINITE:
         return Decision(ANSWERED)
-    if commitment == CLAIM and best.cls.slug not in ("advice-refusal", "rejects-premise"):
+    if commitment == CLAIM and best.cls.slug not in (
+        "advice-refusal",
+        "rejects-premise",
+        GENERIC_SUBSTITUTE.slug,
+    ):
         # a claim beside the cue: an answer to this question? (facts beside a policy
-        # refusal or a premise rejection are its reasons, not an answer)
+        # refusal, a premise rejection or a metric's definition are more of the same)
         return Decision(UNDETERMINED, best.cls.slug, _cut(best.sentence))
     if best.weight >= REFUSE_AT:
         return Decision(REFUSED, best.cls.slug, _cut(best.sentence))
@@ -511,7 +517,6 @@ def _open_end(question: str, clauses: list[_Clause], hits: list[_Hit]) -> _Hit |
             hit.position[0] == last
             and hit.position > clauses[0].position  # something came before it
             and hit.cls.stops_work
-            and not hit.detail_only
             and (
                 asking & set(_ASKING.findall(sentence))
                 or len(topic & set(_WORD.findall(sentence))) >= 2
@@ -594,6 +599,7 @@ def _hits(clauses: list[_Clause], question: str = "") -> list[_Hit]:
     """The cues found at clause starts. A limitation about a detail ("the segment split
     is not given") is marked `detail_only` unless the question asks about that detail."""
     asked = normalize(question)
+    why = bool(_EXPLAIN_QUESTION.search(asked))  # a why-question asks for the reasons
     last_sentence = max((c.position[0] for c in clauses), default=0)
     # sentences that report the company's own words: their later clauses are its words
     reported = {
@@ -607,13 +613,18 @@ def _hits(clauses: list[_Clause], question: str = "") -> list[_Hit]:
             continue
         if clause.position[0] in reported and clause.position[1] > 0:
             continue
+        # "it was Tallow Ridge, though I'm not sure": a hedge on what was just said
+        hedged = clause.position > clauses[0].position and EXCLUSIONS["hedge"].search(clause.text)
         index = clause.position[0]
         place = FIRST if index == 0 else LAST if index == last_sentence else MIDDLE
         detail_only = any(
-            m.group() not in asked for m in EXCLUSIONS["detail-only"].finditer(clause.text)
+            m.group() not in asked and not (why and _WHY_DETAIL.fullmatch(m.group()))
+            for m in EXCLUSIONS["detail-only"].finditer(clause.text)
         )
         for cls, patterns in _PATTERNS:
             if cls.slug == "capability" and EXCLUSIONS["role-opener"].match(clause.text):
+                continue
+            if cls.slug == "inability" and hedged:
                 continue
             if cls.slug == "redirect" and _states_figure(_commits(clause.text)):
                 continue  # a figure with its source: a pointer, not a redirect
@@ -687,6 +698,7 @@ def _commitment(
         and _CLAIM.search(c.text)
         and not _HEDGE.search(c.text)
         and not _POINTING.search(c.text)
+        and not _EXISTENTIAL.match(c.text)
         for c in clauses
     ):
         return CLAIM

@@ -53,7 +53,7 @@ SHOWN = (
     r"|identified|separated|split out|discussed|addressed|covered|published|captured"
     r"|spelled out|spelt out|indicated|revealed|contained|present|visible|known|made"
     r"|released|filed|issued|out yet|yet available|shared|supplied|attached|sent|named"
-    r"|reproduced|printed|copied"
+    r"|reproduced|printed|copied|readable|legible|accessible|extractable|parsable"
     r"|brought up|raised|referenced|cited|noted|touched on|dealt with|talked about"
     r"|there|here)"
 )
@@ -80,7 +80,7 @@ DETERMINED = (
     r"(?:determined|calculated|computed|answered|derived|established|ascertained|inferred"
     r"|assessed|confirmed|verified|identified|quantified|known|completed|finished|worked out"
     r"|estimated|found|stated|given|provided|finalized|finalised|concluded|pinned down"
-    r"|settled|resolved|decided|checked|named)"
+    r"|settled|resolved|decided|checked|named|read(?: off)?|gleaned|deduced|extracted|told)"
 )
 INFO = (
     r"(?:information|data|details?|figures?|numbers?|values?|amounts?|mention|disclosure"
@@ -103,7 +103,7 @@ LEAD_IN = (
     r"|after reviewing"
     r"|reviewing|given|with|without|as of|for|on|regarding|as for|as to|while|although"
     r"|though|since|because|even though|despite|to|as far as|to my knowledge|to the best of"
-    r"|at this time|at the moment|currently|right now|for now)\b"
+    r"|at this time|at the moment|currently|right now|for now|\w+ing)\b"
     r"(?:[^,;:]{0,120}[,;:]\s*"
     r"|[^,;:]{0,80}? (?=(?:i|we|you|one|there|it (?:is|was|would|seems|appears|remains)) )))*"
 )
@@ -157,6 +157,9 @@ INABILITY = CueClass(
     "The model says it cannot or will not give the figure (first person). It declines "
     "without saying why; the commonest closed-book non-answer after cutoff.",
     (
+        rf"{ME} (?:only )?wish (?:{ME} )?could\b",
+        r"[^.;]{0,100}? (?:is|are|was|were) (?:\w+ )?(?:not possible|impossible|not feasible"
+        r"|infeasible|beyond me) for (?:me|us)\b",
         rf"{ME} (?:\w+ )?{MODEL_CANNOT} (?:\w+ )?{ANSWER}",
         rf"{ME} (?:do|did) not (?:\w+ )?(?:know|recall|remember|have (?:a |an |any )?(?:\w+ )?"
         rf"(?:answer|figure|number|value|way|means|the (?:\w+ )?(?:figure|number|value|{INFO})"
@@ -168,7 +171,7 @@ INABILITY = CueClass(
         rf"no idea\b|(?:cannot|can not) (?:\w+ )?{ANSWER}\b|not sure\s*[.!]?$"
         r"|who (?:knows|can say)\b",
         rf"not (?:something|a (?:detail|figure|number|thing|question)|{INFO}) (?:that )?{ME}"
-        r" (?:can|could|am able to|would|know)\b",
+        r" (?:can|could|am able to|would|know|will|shall)\b",
         rf"(?:{NP}(?:is|are|was|were) )?(?:not )?(?:something|a (?:detail|figure|number|thing"
         rf"|question)|information|{INFO}) (?:that )?{ME} (?:{MODEL_CANNOT}|have no|do not|did not"
         r"|lack|am not|know nothing)",
@@ -230,6 +233,10 @@ SOURCE_ABSENCE = CueClass(
         rf"{SOURCE} (?:\w+ ){{0,3}}?(?:makes?|made|gives?|has|have|had|contains?|includes?"
         r"|provides?|offers?|reports?|lists?|shows?|discloses?|mentions?|records?|states?"
         r"|presents?) (?:no|none|nothing|not any)\b",
+        rf"nothing (?:about|on|regarding|concerning|covering) [^.;]{{0,60}}? (?:in|within|from)"
+        rf" {SOURCE}",
+        rf"no (?:[\w&'-]+ ){{0,2}}?(?:{INFO}|explanation|discussion) (?:attributing|explaining"
+        r"|about|regarding|on|for|behind)\b",
         rf"nothing (?:in|within|on|from) (?:the |this |these |those |any )?(?:[\w-]+ ){{0,3}}?"
         rf"(?:{SOURCE})",
         rf"nothing (?:(?:that )?{ME} (?:was|were|have been|have|had) (?:given|shown|provided|sent"
@@ -281,6 +288,7 @@ PASSIVE_UNAVAILABILITY = CueClass(
     "The figure itself is the subject: 'FY2019 revenue isn't given here'. No model, no "
     "source named, but the answer says the value is not available.",
     (
+        rf"{SHORT_NP}(?:not|nowhere) (?:in|within|on|part of) (?:the |this |these |any )?{SOURCE}",
         rf"{NP}(?:is|are|was|were|has|have|had|remains?|appears?|seems?)"
         rf" (?:been |to be |to have been )?(?:not|nowhere|never|neither) (?:\w+ )?(?:{SHOWN})\b",
         rf"{NP}(?:is|are|was|were|has|have|had) (?:not yet|yet to be) (?:been )?(?:{SHOWN})\b",
@@ -312,6 +320,12 @@ INSUFFICIENT_INFO = CueClass(
     "There is not enough information to work the answer out; it cannot be determined. "
     "Impersonal, no model and no source named.",
     (
+        rf"{ME} (?:do not|did not) (?:think|believe) (?:{ME} )?(?:have|had|got) (?:enough"
+        r"|sufficient|adequate)\b",
+        rf"{ME} (?:do not|did not) (?:have|get) (?:enough|sufficient|adequate) (?:\w+ )?"
+        rf"(?:{INFO}|to go on)\b",
+        rf"{SHORT_NP}(?:incomplete|undetermined|unknown|not computable|not calculable"
+        r"|indeterminate)\s*[.!]?$",
         rf"(?:there (?:\w+ ){{0,2}}?(?:is|are|was|were|be)|this is|that is|it is)"
         rf" (?:an? )?(?:not|no|insufficient|inadequate|limited|too little) (?:\w+ )?"
         rf"(?:enough |sufficient |adequate )?(?:\w+ )?{INFO}",
@@ -393,7 +407,7 @@ CUTOFF = CueClass(
         r"|information|data)(?: data)? (?:\w+ )?(?:covers?|includes?|extends?|reaches|goes|has"
         r"|contains?|runs)\b",
         r"(?:this|that|the \w+|fy ?\d+|\d{4}) (?:\w+ ){0,3}(?:is|was|are|were|falls?) (?:after"
-        r"|beyond|outside|past) my\b",
+        r"|beyond|outside|past) (?:where |what )?my\b",
     ),
 )
 
@@ -481,6 +495,8 @@ REDIRECT = CueClass(
         r"|official) (?:\w+ )?(?:source|resource|place|reference)\b",
         rf"(?:that|this|it|the \w+) (?:would|will|should) be (?:on|in) the (?:[\w'&-]+ ){{0,4}}?"
         rf"{DOC}\b",
+        rf"{NP}(?:is|are|would be|will be) (?:your|the) (?:best|safest|most reliable|surest"
+        r"|quickest) (?:bet|option|source|place|route)\b",
         r"(?:your|the|a) (?:best|safest|most reliable|surest|quickest) (?:bet|option|source|course"
         r"|place|route)\b",
         rf"{NP}(?:10-k|10-q|filing|annual report|report|statements?|release|website|page|edgar)"
@@ -558,6 +574,13 @@ ADVICE_REFUSAL = CueClass(
     "advice-refusal",
     "Declines on policy: no investment advice, no recommendation to buy or sell.",
     (
+        rf"{ME} (?:am going to|will|would|must|need to|have to|prefer to|want to) (?:stay out of"
+        r"|steer clear of|avoid|refrain from)\b[^.;]{0,80}\b(?:advice|recommendations?|investment"
+        r"|buy|sell)",
+        rf"{NP}(?:advisor|adviser|professional|planner|broker)s? (?:would|will|can|could|may)"
+        r" be (?:a |the )?(?:better|more appropriate|right|best)\b",
+        rf"{NP}(?:is|are) (?:an? |your )?(?:investment|personal|financial|portfolio) (?:call"
+        r"|decision|judgm?ent|question|choice)\b",
         rf"{ME} (?:\w+ )?{MODEL_CANNOT} (?:\w+ )?(?:give|provide|offer|make|tell you whether"
         r"|tell you if|recommend|advise|say whether)(?: you)? (?:\w+ )?(?:personal|personali[sz]ed"
         r"|individual|financial|investment|legal|tax|buy|sell|whether|if|a recommendation"
@@ -675,6 +698,7 @@ PARTIAL_WORK = CueClass(
     "Computes part of the answer and stops: 'average PP&E is $267.5M; without revenue I "
     "can't finish'. The figures are steps, not the result, so it is not an attempt.",
     (
+        rf"{ME} (?:can|could) only (?:read|process|access|use|see|parse|handle)\b",
         r"(?:without|lacking|absent|missing|in the absence of) [^.;,]{1,60}?\b(?:cannot|could not"
         r"|unable|not possible|impossible|no way|not able)",
         r"(?:the|this) (?:final |last |remaining |second |next )?(?:step|ratio|calculation"
@@ -720,6 +744,11 @@ REJECTS_PREMISE = CueClass(
     "Says the question does not apply ('gross margin isn't meaningful for a bank'). An "
     "answer when the gold answer says the same; a refusal otherwise.",
     (
+        r"there (?:is|are|was|were) no (?:[\w&'-]+ ){0,4}?(?:ranking|comparison|ratio|metric"
+        r"|measure)\b",
+        r"there (?:(?:is|are|was|were) (?:no|not (?:a|an|any))|(?:would|will) (?:not|never) be"
+        r" (?:a|an|any)|(?:would|will) be no) (?:[\w&'-]+ ){0,6}?to (?:rank|compare|attribute"
+        r"|explain|report|compute|calculate|split|allocate|measure|give|provide)\b",
         r"(?:[\w$%&'./()-]+ ){0,8}?(?:is|are|was|were|may|might|would) (?:not|hardly)(?: be)?"
         r" (?:really )?(?:a |an )?(?:\w+ )?"
         r"(?:meaningful|applicable|relevant|appropriate|a relevant|a meaningful|an applicable"
