@@ -33,11 +33,12 @@ MERGING = pytest.StashKey[bool]()
 def start_run(config: pytest.Config) -> RunState:
     """Read settings and build the registry; a bad option or benchmark is a UsageError."""
     settings = read_settings(config)
+    predictions = Predictions.open(settings.predictions, settings.max_case_bytes)
     llm = None
     if settings.llm.needed:  # the client's code is imported only for a run that uses it
         from pytest_bizbench.llm.runtime import open_runtime
 
-        llm = open_runtime(config, settings.llm, settings.prediction_cache)
+        llm = open_runtime(config, settings.llm, settings.prediction_cache, predictions)
     registry = build_registry(config, settings, llm)
     if not config.stash.get(MERGING, False):  # a merge names what its shards lack first
         try:
@@ -48,7 +49,7 @@ def start_run(config: pytest.Config) -> RunState:
     state = RunState(
         settings=settings,
         registry=registry,
-        predictions=Predictions.open(settings.predictions, settings.max_case_bytes),
+        predictions=predictions,
         registrars=registering_conftests(config),
         llm=llm,
     )
