@@ -93,6 +93,7 @@ def test_dev_corpus_covers_every_class_and_trap_and_meets_the_targets(
         ("dev_d", 300, 0.98),
         ("dev_e", 300, 0.99),
         ("dev_f", 300, 0.98),
+        ("dev_g", 343, 0.98),
     ],
 )
 def test_blind_dev_sets_meet_the_targets(
@@ -100,7 +101,7 @@ def test_blind_dev_sets_meet_the_targets(
 ) -> None:
     # each written by a blind writer, measured once as it came (dev_b 0.883, dev_c
     # 0.946, dev_d 0.913 as held-out part E, dev_e 0.945,
-    # dev_f 0.944 as held-out part G), then used to find what the detector did
+    # dev_f 0.944 as held-out part G, dev_g 0.936 as held-out part I), then used to find what the detector did
     # not generalise: development data now, not a measure
     result = agreement.measure(REFUSAL_DATA / part)
     assert len(result.graded) == size
@@ -170,7 +171,7 @@ def test_parts_and_the_summary_leave_rows_out(
     agreement: ModuleType, capsys: pytest.CaptureFixture[str]
 ) -> None:
     assert [p.name for p in agreement.parts(REFUSAL_DATA)] == [
-        "dev", "dev_b", "dev_c", "dev_d", "dev_e", "dev_f",
+        "dev", "dev_b", "dev_c", "dev_d", "dev_e", "dev_f", "dev_g",
         "heldout_a", "heldout_b", "heldout_c",
     ]  # fmt: skip
     assert agreement.main(["--summary", str(REFUSAL_DATA / "dev")]) == 0

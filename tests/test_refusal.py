@@ -114,6 +114,7 @@ def test_each_class_is_refused_with_its_slug(
         ("{}", {}, None),
         ("N/A.", {}, None),
         ("```json\n{}\n```", {}, None),
+        ('{"answer": null}', {}, None),
         (None, {}, None),
         ("Operating cash flow was $918 million.", {"provider_refusal": "I can't help."},
          "I can't help."),
@@ -502,6 +503,36 @@ DRIVER_GOLD = "Lower steel costs (2.1 points of margin)."
          "Does Orrin carry too much debt?", "No; net debt is 1.2x EBITDA.", "advice-refusal"),
         ("If I remember right, Orrin reports one segment, so there wouldn't be a ranking of "
          "segments to give you.", WHICH_Q, WHICH_GOLD, "rejects-premise"),
+        ("Sounds like you're weighing Orrin as an investment. I'm going to sit that one "
+         "out; a fee-only planner could walk through it with you.", "Is Orrin a good buy?",
+         "Yes; its margins are rising.", "inability"),
+        ("Orrin operates as a single segment, so there are no reportable segments to list.",
+         "What are Orrin's reportable segments?", "Tools and Fasteners.", "rejects-premise"),
+        ("I think the question may be based on a misunderstanding: Orrin reports as one "
+         "segment, so there isn't really a largest segment to name.", WHICH_Q, WHICH_GOLD,
+         "rejects-premise"),
+        ("Interest expense was $285 million. The operating income figure is the piece I "
+         "can't pin down, so no coverage ratio from me.", "What was Orrin's FY2023 interest "
+         "coverage ratio?", "6.1x", "partial-work"),
+        ("Orrin's dividend history is easiest to confirm on the investor relations site.",
+         YES_NO_Q, "Yes", "redirect"),
+        ("Segment revenue shows up in the segment note. Grab Orrin's FY2023 10-K and it'll "
+         "tell you which segment led.", WHICH_Q, WHICH_GOLD, "redirect"),
+        ("The patent office lists expiry dates, so look the drug up there, or check the IP "
+         "section of Orrin's 10-K.", "When does Orrin's main patent expire?", "2031",
+         "redirect"),
+        ("Probably sometime in the late 2020s.", "When does Orrin's main patent expire?",
+         "In 2031.", "vague-estimate"),
+        # "MD&A." ends a sentence: "A." after "&" is no initial
+        ("There's a section on this in every 10-K's MD&A. Orrin's FY2022 filing will answer "
+         "this directly.", YES_NO_Q, "Yes", "redirect"),
+        ("Because that verges on personal financial guidance, I'll refrain from assessing "
+         "it; its filings and a licensed adviser are the better route.",
+         "Did Orrin's CET1 ratio exceed 10%?", "Yes; 11.4%.", "inability"),
+        # the "no" of "yes or no" is no absence that agrees with a negative gold
+        ("The section provided does not address it in enough detail for me to answer yes "
+         "or no.", "Does Orrin have off-balance-sheet arrangements?", "No; it has none.",
+         "source-absence"),
         # a kind of company and what such companies usually say
         ("Tool makers that sell through distributors usually cite steel prices and freight.",
          DRIVER_Q, DRIVER_GOLD, "vague-estimate"),
@@ -576,6 +607,15 @@ def test_general_cue_families_find_unseen_wordings(
         ("Commercial auto. It's Orrin's biggest line, a bit under 40% of premiums.",
          "What was Orrin Insurance's largest line of business by net premiums written?",
          "Commercial auto (38% of net premiums written)."),
+        # "not applicable" and its consequence, as the gold says
+        ("Not applicable: Orrin is an insurer with no inventory, so inventory turnover can't "
+         "be computed.", "What was Orrin Insurance's inventory turnover?",
+         "Not applicable: Orrin holds no inventory."),
+        # the open part is a detail (the split), not what was asked (the driver)
+        ("The main driver was heavier markdowns. Gross margin fell 110 bps to 34.2%, but the "
+         "excerpt doesn't quantify how much came from markdowns, so I can't split it.",
+         "What was the main driver of Orrin's gross margin decline?",
+         "Heavier markdowns, partly offset by lower freight."),
         # a limit on a detail the question did not ask about
         ("Lower steel costs drove it. I can't quantify each factor's share, though.",
          DRIVER_Q, DRIVER_GOLD),

@@ -36,6 +36,7 @@ sentence it was found in. The cues and exclusions are data, in
 
 from __future__ import annotations
 
+import json
 import re
 import unicodedata
 from collections.abc import Callable
@@ -108,9 +109,9 @@ _CONTRACTIONS = (
 _FENCE = re.compile(r"^'''[a-z]*|'''$")
 _MARKUP = re.compile(r"[*_#>`]+|^\s*(?:[-•]|\d+[.)])(?:\s+|$)")
 # a sentence ends at . ! or ? before a space and a capital, not after an initial
-# ("J. Wen") or a common abbreviation ("Inc.", "Co.")
+# ("J. Wen", but "MD&A." ends one) or a common abbreviation ("Inc.", "Co.")
 _SENTENCE = re.compile(
-    r"(?<=[.!?])(?<!\b[A-Z]\.)(?<!\bInc\.)(?<!\bCo\.)(?<!\bCorp\.)(?<!\bLtd\.)"
+    r"(?<=[.!?])(?<!\s[A-Z]\.)(?<!^[A-Z]\.)(?<!\bInc\.)(?<!\bCo\.)(?<!\bCorp\.)(?<!\bLtd\.)"
     r"(?<!\bvs\.)(?<!\bSt\.)(?<!\bMr\.)(?<!\bMs\.)(?<!\bDr\.)[\"')\]]*\s+(?=[^a-z\s])|\n+"
 )
 _CLAUSE = re.compile(
@@ -372,7 +373,7 @@ def detect(
         return Decision(REFUSED, "empty-structural", _cut(provider_refusal))
     if finish_reason is not None and finish_reason.strip().casefold() in FILTERED_STOPS:
         return Decision(REFUSED, "empty-structural", f"finish_reason: {_cut(finish_reason)}")
-    if answer is None or _bare(answer) in PLACEHOLDERS:
+    if answer is None or _bare(answer) in PLACEHOLDERS or _empty_json(answer):
         return Decision(REFUSED, "empty-structural", None)
     clauses = _clauses(answer)
     hits = _hits(clauses, question)
@@ -507,19 +508,26 @@ def _gives_gold_figure(gold: str, answer: str, question: str, kind: str) -> bool
 def _open_end(question: str, clauses: list[_Clause], hits: list[_Hit]) -> _Hit | None:
     """A text answer that names candidates or steps, then ends saying the asked thing
     stays open: a stop in the last sentence that speaks of what the question asks
-    (its which/who/what, or two of its words)."""
+    (its which/who/what, or two of its words) up to the stop, leaving out the clauses
+    that state figures (those are the answer's steps, not what stays open)."""
     last = max(c.position[0] for c in clauses)
     norm_question = normalize(question)
     asking, topic = set(_ASKING.findall(norm_question)), _content_words(norm_question)
     for hit in reversed(hits):
-        sentence = normalize(hit.sentence)
+        clause = " ".join(
+            c.text
+            for c in clauses
+            if c.position[0] == hit.position[0]
+            and c.position <= hit.position
+            and not _states_figure(c.text)
+        )
         if (
             hit.position[0] == last
             and hit.position > clauses[0].position  # something came before it
             and hit.cls.stops_work
             and (
-                asking & set(_ASKING.findall(sentence))
-                or len(topic & set(_WORD.findall(sentence))) >= 2
+                asking & set(_ASKING.findall(clause))
+                or len(topic & set(_WORD.findall(clause))) >= 2
             )
         ):
             return hit
@@ -547,7 +555,11 @@ def _agrees(best: _Hit, hits: list[_Hit], clauses: list[_Clause], gold: str) -> 
     so I can't confirm whether it made any")."""
     if not gold or best.cls.slug not in _ABSENCE_CLASSES or not _negative(gold):
         return False
-    if any(hit.cls.slug in _UNDECIDED for hit in hits):
+    # a premise rejection's consequence ("so it can't be computed") is no indecision
+    undecided = (
+        _UNDECIDED - {"insufficient-info"} if best.cls.slug == "rejects-premise" else _UNDECIDED
+    )
+    if any(hit.cls.slug in undecided for hit in hits):
         return False
     if best.cls.slug == "rejects-premise":
         # a plain "No; it made a loss" does not reject the question's premise
@@ -562,6 +574,26 @@ def _negative(gold: str) -> bool:
     return bool(NEGATIVE_GOLD.search(normalize(gold))) or any(
         hit.cls.slug in _ABSENCE_CLASSES for hit in _hits(_clauses(gold))
     )
+
+
+def _empty_json(text: str) -> bool:
+    """A JSON object or list with nothing in it: `{"answer": null}`, `{"value": ""}`."""
+    stripped = _FENCE.sub("", normalize(text)).strip()
+    if len(stripped) > 500 or not stripped.startswith(("{", "[")):
+        return False
+    try:
+        value = json.loads(stripped)
+    except ValueError:
+        return False
+    return _holds_nothing(value)
+
+
+def _holds_nothing(value: object) -> bool:
+    if isinstance(value, dict):
+        return all(_holds_nothing(v) for v in value.values())
+    if isinstance(value, list):
+        return all(_holds_nothing(v) for v in value)
+    return value is None or (isinstance(value, str) and _bare(value) in PLACEHOLDERS)
 
 
 def _bare(text: str) -> str:
@@ -744,7 +776,7 @@ def _commits(text: str, sentence: str = "", asked: frozenset[str] = frozenset())
     example or a statement about companies in general, bounds ("more than $1
     billion"), ranges ("20-25%", "at least 13-14 months"), a formula's constants ("x 100",
     "/ 2", "(365 for a full year)": a formula anywhere in the sentence)."""
-    if _NOT_THIS_VALUE.search(text):
+    if _NOT_THIS_VALUE.search(text) or _GENERIC_SUBJECT.match(text):
         return ""
     if asked:  # the question's own figures ("more than 10%?") commit to nothing
         text = _FIGURE.sub(lambda m: " " if m.group() in asked else m.group(), text)

@@ -111,12 +111,15 @@ LEAD_IN = (
 # an adverb between a modal and its verb: "I would also need"
 STILL = r"(?: also| still| first| additionally| then| further| really)?"
 # kinds of company: a statement about them is about companies in general
+_KIND = (
+    r"(?:compan|firm|issuer|business|bank|retailer|insurer|lender|manufacturer|operator|peer"
+    r"|producer|utilit|carrier|airline|homebuilder|builder|reit|seller|maker|designer|developer"
+    r"|chain|entit|organi[sz]ation|registrant|player|miner|shipper|automaker|biotech|chipmaker"
+    r"|distributor|wholesaler|brand)"
+)
 KINDS = (
-    r"(?:companies|company|firms?|issuers?|businesses|business|banks?|retailers?|insurers?"
-    r"|lenders?|manufacturers?|operators?|peers|producers?|utilit(?:y|ies)|carriers?|airlines?"
-    r"|homebuilders?|builders?|reits?|sellers?|makers?|designers?|developers?|chains?"
-    r"|entities|organi[sz]ations|registrants|players|miners|shippers|automakers|biotechs?"
-    r"|chipmakers|distributors|wholesalers|brands)"
+    rf"(?:{_KIND}(?:s|es|ies)"
+    rf"|(?:an?|any|every|each|a typical) (?:[\w-]+ ){{0,2}}?{_KIND}(?:y|e)?)"
 )
 # a noun phrase opening a clause: the asked figure, up to 16 words
 NP = r"(?:[\w$%&'./(),-]+ ){0,16}?"
@@ -189,7 +192,7 @@ INABILITY = CueClass(
         rf"{NP}(?:is|are|was|were) not (?:\w+ ){{0,3}}?(?:that )?{ME}"
         r" (?:can|could|am able|would)\b",
         rf"(?:\w+ ){{0,6}}?{ME} (?:have to|must|will have to|need to|am going to|will|would|shall)"
-        r" (?:pass|decline|refrain|abstain|skip|sit this)",
+        r" (?:pass|decline|refrain|abstain|skip|sit (?:this|that))",
         # the asked thing fronted: "what share it made up I can't say"
         rf"(?:what|which|whether|how much|how many|who|where|when|why)\b[^.;]{{0,80}}? {ME}"
         rf" (?:\w+ )?(?:{MODEL_CANNOT} (?:\w+ )?{ANSWER}|do not know|am not sure|have no idea)\b",
@@ -444,6 +447,17 @@ REDIRECT = CueClass(
     "Sends the user elsewhere (the 10-K, investor relations, a data provider) instead of "
     "giving the figure. With a committed figure it is only a pointer and does not count.",
     (
+        rf"{NP}(?:is|are|would be|will be) (?:the|a) (?:better|best|right|safer|surer) (?:route"
+        r"|place|bet|option|source|way|path|resource)\b",
+        rf"{NP}(?:is|are) (?:\w+ )?(?:easiest|easier|best|simplest|quickest) (?:to )?(?:confirm"
+        r"|check|find|verify|see|look up|get)\b",
+        rf"{NP}(?:shows? up|appears?|(?:is|are) (?:shown|found|listed|given|broken out)) (?:\w+ )?"
+        rf"(?:in|on|within|under) (?:the|its|their|a|an) (?:[\w'&-]+ ){{0,4}}?{DOC}\b",
+        rf"(?:grab|pull up|open|download|get|read|fetch) (?:[\w'&.-]+ ){{0,5}}?(?:{DOC}|annual"
+        r" report)\b",
+        r"look (?:[\w'&-]+ ){1,3}up\b",
+        rf"[^.;]{{0,120}}?\b(?:so|or|and|then) (?:just )?(?:check|consult|look (?:at|up|in)|see"
+        rf"|visit|review|refer to) (?:the|its|their|a|an|[\w&.-]+'s) (?:[\w'&-]+ ){{0,6}}?{DOC}\b",
         r"(?:you|one|the reader|the user|investors) (?:\w+ )?(?:would|should|can|could|may"
         r"|might|will|need to|ought to)? ?(?:want to |need to |wish to |be able to |have to )?"
         r"(?:check|consult|refer to|look (?:at|up|in)|review|see|visit|search|pull|access"
@@ -521,7 +535,7 @@ REDIRECT = CueClass(
         r"(?:[\w'&-]+ ){0,6}?(?:10-k|10-q|filing|report|statements?|statement of [\w ]{3,30}"
         r"|proxy|note|website|release|edgar|schedule|database|site|page|terminal)"
         r" (?:would|will|should) (?:show|list|disclose|report|give|have|contain|include|tell"
-        r"|confirm|name|identify|state|mention|carry)\b",
+        r"|confirm|name|identify|state|mention|carry|answer|settle|cover|address)\b",
         r"(?:check|consult|refer to|look at|review|see|visit) (?:the|its|their|a|an|your)"
         r" (?:\w+ ){0,4}(?:10-k|10-q|filing|annual report|website|investor|sec|edgar"
         r"|financial statements|terminal|provider|database|source)",
@@ -577,8 +591,11 @@ ADVICE_REFUSAL = CueClass(
         rf"{ME} (?:am going to|will|would|must|need to|have to|prefer to|want to) (?:stay out of"
         r"|steer clear of|avoid|refrain from)\b[^.;]{0,80}\b(?:advice|recommendations?|investment"
         r"|buy|sell)",
-        rf"{NP}(?:advisor|adviser|professional|planner|broker)s? (?:would|will|can|could|may)"
-        r" be (?:a |the )?(?:better|more appropriate|right|best)\b",
+        rf"{NP}(?:advisor|adviser|professional|planner|broker)s? (?:would|will|can|could|may"
+        r"|might) (?:be (?:a |the )?(?:better|more appropriate|right|best)|help|walk|advise"
+        r"|guide|talk)\b",
+        rf"{ME} (?:do not|never|will not|would not) (?:weigh in|comment|opine"
+        r"|give (?:an )?opinions?) (?:on|about) whether\b",
         rf"{NP}(?:is|are) (?:an? |your )?(?:investment|personal|financial|portfolio) (?:call"
         r"|decision|judgm?ent|question|choice)\b",
         rf"{ME} (?:\w+ )?{MODEL_CANNOT} (?:\w+ )?(?:give|provide|offer|make|tell you whether"
@@ -654,6 +671,8 @@ GENERIC_REFERENCE = (
     r"|generally|normally|often|most likely|almost certainly) (?:be |is |are |was |were )?"
     r"(?:\w+ )?(?:a|an|one of|some|among|any|either)\b"
     r"|(?:it |that |this )?(?:could|might|may) be (?:any|one) of\b"
+    r"|(?:[\w'-]+ ){0,4}?(?:probably|likely|possibly|perhaps|maybe) (?:sometime|some time"
+    r"|somewhere|around|about)\b"
     r"|most (?:[\w'-]+ ){0,3}?(?:companies|firms|issuers|businesses|banks|retailers|peers"
     r"|manufacturers|of them)\b"
     r"|(?:which|what|how|whether)\b[^.;]{0,80}\bdepends? (?:\w+ )?on (?:each|every|the individual"
@@ -698,6 +717,10 @@ PARTIAL_WORK = CueClass(
     "Computes part of the answer and stops: 'average PP&E is $267.5M; without revenue I "
     "can't finish'. The figures are steps, not the result, so it is not an attempt.",
     (
+        rf"{NP}(?:is|are) the (?:\w+ )?(?:piece|part|bit|number|figure|input|step|item) (?:that )?"
+        rf"{ME} (?:cannot|could not|can not|do not have|am missing|lack|am unable to)\b",
+        r"(?:so )?no (?:[\w&'-]+ ){0,3}?(?:ratio|figure|number|answer|estimate|value|margin"
+        r"|percentage) from (?:me|us)\b",
         rf"{ME} (?:can|could) only (?:read|process|access|use|see|parse|handle)\b",
         r"(?:without|lacking|absent|missing|in the absence of) [^.;,]{1,60}?\b(?:cannot|could not"
         r"|unable|not possible|impossible|no way|not able)",
@@ -746,16 +769,19 @@ REJECTS_PREMISE = CueClass(
     (
         r"there (?:is|are|was|were) no (?:[\w&'-]+ ){0,4}?(?:ranking|comparison|ratio|metric"
         r"|measure)\b",
-        r"there (?:(?:is|are|was|were) (?:no|not (?:a|an|any))|(?:would|will) (?:not|never) be"
-        r" (?:a|an|any)|(?:would|will) be no) (?:[\w&'-]+ ){0,6}?to (?:rank|compare|attribute"
-        r"|explain|report|compute|calculate|split|allocate|measure|give|provide)\b",
+        r"there (?:(?:is|are|was|were) (?:no|not (?:really )?(?:a|an|any))|(?:would|will) (?:not"
+        r"|never) be (?:a|an|any)|(?:would|will) be no) (?:[\w&'-]+ ){0,6}?to (?:rank|compare"
+        r"|attribute|explain|report|compute|calculate|split|allocate|measure|give|provide|list"
+        r"|name|identify|show|break out)\b",
+        r"(?:not applicable|inapplicable)\s*[.!:]?$",
         r"(?:[\w$%&'./()-]+ ){0,8}?(?:is|are|was|were|may|might|would) (?:not|hardly)(?: be)?"
         r" (?:really )?(?:a |an )?(?:\w+ )?"
         r"(?:meaningful|applicable|relevant|appropriate|a relevant|a meaningful|an applicable"
         r"|a useful|useful|standard|used|reported for|calculated for|a metric|a concept)\b",
         r"(?:[\w$%&'./()-]+ ){0,8}?(?:does|do) not (?:\w+ )?(?:apply|make sense|exist|fit|suit"
         r"|translate|carry over)\b",
-        r"(?:the )?(?:question|premise|query) (?:\w+ )?(?:assumes|presumes|presupposes|implies"
+        r"(?:the )?(?:question|premise|query) (?:\w+ )?(?:(?:may|might|could|seems to|appears to)"
+        r" (?:be based|rest) on|assumes|presumes|presupposes|implies"
         r"|takes for granted|is based on|rests on"
         r"|is flawed|is mistaken|is incorrect|does not apply|contains a)",
         r"(?:this|that|the) (?:question|premise) (?:is|seems) (?:not|mis|in)",
@@ -849,8 +875,8 @@ EXCLUSIONS: dict[str, re.Pattern[str]] = {
 # an absence of the asked thing, not of information about it: "does not mention any
 # acquisitions" answers "there were none"; "is silent on acquisitions" does not
 ABSENT_THING = re.compile(
-    rf"\b(?:any|no|none|nor)\b(?! (?:\w+ )?(?:{INFO}|sources?|documents?|filings?|excerpts?"
-    r"|texts?|context|passages?|pages?)\b)"
+    rf"(?<!\byes or )\b(?:any|no|none|nor)\b(?! (?:\w+ )?(?:{INFO}|sources?|documents?"
+    r"|filings?|excerpts?|texts?|context|passages?|pages?)\b)"
     r"(?! (?:of )?(?:the|these|those|it|them)\b)"
 )
 # a negative gold answer: absence is the answer ("there were none", "no, it did not")
