@@ -226,7 +226,8 @@ _PREMISE_GOLD = re.compile(
 _ZERO = re.compile(r"^(?:none|zero|nil)(?: (?!of\b)\w+)?$")
 # figures that are no value: dates written with slashes, "100% sure"
 _NOT_A_VALUE = re.compile(
-    r"\b\d{1,2}/\d{1,2}/\d{2,4}\b|\b100 ?%(?= (?:sure|certain|confident|accurate|correct))"
+    r"\b\d{1,2}/\d{1,2}/\d{2,4}\b|\b100 ?%(?= (?:sure|certain|confident|accurate|correct"
+    r"|minus|less))|(?<=\bfrom the )\d+(?:\.\d+)? ?%(?= (?:[\w.]+ ){0,3}statutory\b)"
 )
 _FORMULA = re.compile(
     r"\b(?:divide|divided|dividing|multiply|multiplied|multiplying|times|average of|formula"
