@@ -117,15 +117,16 @@ def test_blind_dev_sets_meet_the_targets(
 
 
 @pytest.mark.parametrize(
-    ("part", "floor"), [("heldout_a", 0.96), ("heldout_b", 0.975), ("heldout_c", 0.975)]
+    ("part", "floor"),
+    [("heldout_a", 0.96), ("heldout_b", 0.975), ("heldout_c", 0.975), ("heldout_j", 0.975)],
 )
 def test_held_out_parts_keep_their_measured_floor(
     agreement: ModuleType, part: str, floor: float
 ) -> None:
-    # written by people who never saw the detector; never tuned on (of A and B only
-    # the per-class figures were read; C was measured once, after the detector was
-    # final). The floors are the figures measured last (see docs/design.md), so a
-    # change that loses agreement on them fails here.
+    # written by people who never saw the detector; never tuned on (no answer row of
+    # them was read: of A, B and C only the aggregate figures, after several passes;
+    # J was measured once, with the detector final). The floors are the figures
+    # measured last (see docs/design.md), so a change that loses agreement fails here.
     result = agreement.measure(REFUSAL_DATA / part)
     assert len(result.graded) >= 150
     assert result.refusal_f1 >= floor
@@ -175,7 +176,7 @@ def test_parts_and_the_summary_leave_rows_out(
 ) -> None:
     assert [p.name for p in agreement.parts(REFUSAL_DATA)] == [
         "dev", "dev_b", "dev_c", "dev_d", "dev_e", "dev_f", "dev_g",
-        "heldout_a", "heldout_b", "heldout_c",
+        "heldout_a", "heldout_b", "heldout_c", "heldout_j",
     ]  # fmt: skip
     assert agreement.main(["--summary", str(REFUSAL_DATA / "dev")]) == 0
     out = capsys.readouterr().out
