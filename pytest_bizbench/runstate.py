@@ -7,7 +7,6 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from pytest_bizbench.gate import check_threshold_names
 from pytest_bizbench.predictions import Predictions
 from pytest_bizbench.registry import Registry, build_registry, registering_conftests
 from pytest_bizbench.settings import Settings, read_settings
@@ -39,7 +38,10 @@ def start_run(config: pytest.Config) -> RunState:
 
         llm = open_runtime(config, settings.llm, settings.prediction_cache)
     registry = build_registry(config, settings, llm)
-    if not config.stash.get(MERGING, False):  # a merge names what its shards lack first
+    # a merge names what its shards lack first
+    if settings.thresholds and not config.stash.get(MERGING, False):
+        from pytest_bizbench.gate import check_threshold_names
+
         try:
             # names only: a built-in's code is not imported to check a threshold
             check_threshold_names(settings.thresholds, list(registry.names), settings.models)
