@@ -99,8 +99,8 @@ def pytest_report_teststatus(
     benchmark's note on it: `PASSED 0.50 (p1 EXACT, p2 MISS)`."""
     if report.when != "call" or report.outcome not in ("passed", "failed"):
         return None
-    if hasattr(report, "wasxfail"):  # xpassed (or strict): pytest's own words
-        return None
+    if hasattr(report, "wasxfail") or not report.user_properties:  # xpassed: pytest's words
+        return None  # and a plain test's report has no score
     from pytest_bizbench.payload import find_note, find_score
 
     score = find_score(report.user_properties)

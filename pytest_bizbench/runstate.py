@@ -7,12 +7,12 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from pytest_bizbench.predictions import Predictions
-from pytest_bizbench.registry import Registry, build_registry, registering_conftests
 from pytest_bizbench.settings import Settings, read_settings
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # the option table and `pytest --help` need none of these
     from pytest_bizbench.llm.runtime import LLMRuntime
+    from pytest_bizbench.predictions import Predictions
+    from pytest_bizbench.registry import Registry
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,6 +31,9 @@ MERGING = pytest.StashKey[bool]()
 
 def start_run(config: pytest.Config) -> RunState:
     """Read settings and build the registry; a bad option or benchmark is a UsageError."""
+    from pytest_bizbench.predictions import Predictions
+    from pytest_bizbench.registry import build_registry, registering_conftests
+
     settings = read_settings(config)
     llm = None
     if settings.llm.needed:  # the client's code is imported only for a run that uses it
