@@ -174,10 +174,12 @@ def _hook_callables(config: pytest.Config) -> tuple[Embedder | None, JudgeFn | N
     return embed, judge
 
 
-def _model_rungs(config: pytest.Config, llm: LLMRuntime | None) -> ModelRungs:
+def _model_rungs(
+    hooks: tuple[Embedder | None, JudgeFn | None], llm: LLMRuntime | None
+) -> ModelRungs:
     """The conftest hooks, else the endpoint's judge and embedding models when set
     (QA answers and non-answers judged with their own rubrics)."""
-    embed, judge = _hook_callables(config)
+    embed, judge = hooks
     if llm is None or judge is not None:
         return ModelRungs(embed or (llm.embedder() if llm else None), judge, judge)
     from pytest_bizbench.scoring.judge import Judge
@@ -218,13 +220,19 @@ def build_registry(
             ) from None
         source = f"entry point {entry.name!r}"
         found.append((_instantiate(loaded, source), source))
-    rungs = _model_rungs(config, llm)
+    hooks = _hook_callables(config)
+    rungs = _model_rungs(hooks, llm)
+    # the endpoint's calls are fetched ahead only where no conftest hook takes part:
+    # planning runs the scoring twice, and user code must run once
+    prefetch = llm if llm is not None and hooks == (None, None) else None
 
     def make(spec: BuiltinSpec) -> BenchmarkPlugin:
         module_name, _, attr = spec.path.partition(":")
         made: BenchmarkPlugin = getattr(importlib.import_module(module_name), attr).from_settings(
             settings, rungs
         )
+        if prefetch is not None and spec.asks_models:
+            prefetch.prefetch_for(made)
         return made
 
     builtins = BUILTINS if settings.builtin_benchmarks else ()

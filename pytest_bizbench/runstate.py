@@ -35,11 +35,12 @@ def start_run(config: pytest.Config) -> RunState:
     from pytest_bizbench.registry import build_registry, registering_conftests
 
     settings = read_settings(config)
+    predictions = Predictions.open(settings.predictions, settings.max_case_bytes)
     llm = None
     if settings.llm.needed:  # the client's code is imported only for a run that uses it
         from pytest_bizbench.llm.runtime import open_runtime
 
-        llm = open_runtime(config, settings.llm, settings.prediction_cache)
+        llm = open_runtime(config, settings.llm, settings.prediction_cache, predictions)
     registry = build_registry(config, settings, llm)
     # a merge names what its shards lack first
     if settings.thresholds and not config.stash.get(MERGING, False):
@@ -53,7 +54,7 @@ def start_run(config: pytest.Config) -> RunState:
     state = RunState(
         settings=settings,
         registry=registry,
-        predictions=Predictions.open(settings.predictions, settings.max_case_bytes),
+        predictions=predictions,
         registrars=registering_conftests(config),
         llm=llm,
     )

@@ -383,3 +383,243 @@ def test_the_endpoint_judge_decides_undetermined_answers_with_the_nonanswer_rubr
     (prompt,) = stub.prompts()
     assert prompt.startswith("You decide whether a system's answer")
     assert json.loads(prompt.rstrip().splitlines()[-1])["question"] == "Who audits Norvale?"
+
+
+# The judge and embedding rungs fetched ahead: the scoring of the items a process will
+# run is planned before they run, and its requests are made concurrently.
+
+N_DOCS = 12
+
+
+def many_fields(suite: Suite) -> None:
+    """N_DOCS documents whose `note` fuzzy matching cannot decide (similarity < 0.9):
+    even ones are close for the embedding model, odd ones are not."""
+    suite.cases(
+        "cases/m.ground-truth.jsonl",
+        [
+            doc(f"d{i:02d}", {"note": f"Paid in full {i}"},
+                extracted_fields={"note": f"Settled completely {i}"})
+            for i in range(N_DOCS)
+        ],
+    )  # fmt: skip
+
+
+def script_models(stub: Stub) -> None:
+    stub.latency = 0.05
+    stub.vectors = {
+        **{f"Paid in full {i}": [1.0, 0.0, 0.0] for i in range(N_DOCS)},
+        **{f"Settled completely {i}": [0.96, 0.28, 0.0] for i in range(0, N_DOCS, 2)},
+        **{f"Settled completely {i}": [0.0, 1.0, 0.0] for i in range(1, N_DOCS, 2)},
+    }
+    # the judge grades document i at 5 * i (its prompt quotes the extracted value)
+    stub.answers = {
+        f'"extracted": "Settled completely {i}"': json.dumps({"score": 5 * i})
+        for i in range(N_DOCS)
+    }
+
+
+MODELS = {
+    "judge": {"bizbench_judge_model": "stub-judge"},
+    "embedding": {"bizbench_embedding_model": "stub-embed"},
+    "both": {"bizbench_judge_model": "stub-judge", "bizbench_embedding_model": "stub-embed"},
+}
+
+
+@pytest.mark.parametrize("rungs", list(MODELS))
+def test_judge_and_embedding_calls_are_made_concurrently_with_the_serial_report(
+    suite: Suite, stub: Stub, rungs: str
+) -> None:
+    many_fields(suite)
+    script_models(stub)
+    reports, most = [], []
+    for concurrency in (1, 4):
+        write_ini(suite, stub, bizbench_llm_concurrency=str(concurrency), **MODELS[rungs])
+        stub.reset_counts()
+        result = suite.pytester.runpytest("-p", "no:cacheprovider")
+        assert result.ret in (pytest.ExitCode.OK, pytest.ExitCode.TESTS_FAILED)
+        paths = stub.paths()
+        embedded = N_DOCS if rungs != "judge" else 0
+        judged = {"judge": N_DOCS, "embedding": 0, "both": N_DOCS // 2}[rungs]
+        # each request made once: the plan's request is the one the scoring takes
+        assert (paths.count("/v1/embeddings"), paths.count("/v1/chat/completions")) == (
+            embedded,
+            judged,
+        )
+        reports.append(stripped(suite.report()))
+        most.append(stub.max_in_flight)
+    assert most[0] == 1
+    assert 1 < most[1] <= 4
+    assert reports[1] == reports[0]
+    notes = {d["id"]: d["details"]["note"] for d in suite.documents().values()}
+    if rungs == "judge":
+        assert [(notes[f"d{i:02d}"]["rung"], notes[f"d{i:02d}"]["score"]) for i in (0, 3)] == [
+            ("judge", 0.0),
+            ("judge", 0.15),
+        ]
+    elif rungs == "embedding":
+        assert [(notes[f"d{i:02d}"]["rung"], notes[f"d{i:02d}"]["score"]) for i in (0, 3)] == [
+            ("embedding", 1.0),
+            ("fuzzy", 0.0),
+        ]
+    else:  # the judge only where the embedding did not decide
+        assert [(notes[f"d{i:02d}"]["rung"], notes[f"d{i:02d}"]["score"]) for i in (2, 3)] == [
+            ("embedding", 1.0),
+            ("judge", 0.15),
+        ]
+        assert (notes["d02"]["cosine"], notes["d03"]["cosine"]) == (0.96, 0.0)
+
+
+def test_undetermined_answers_are_judged_concurrently(suite: Suite, stub: Stub) -> None:
+    # a claim beside a cue that does not name the gold: undetermined, for the judge
+    answer = "The excerpt does not name {0}'s auditor, but its board has nine members."
+    names = [f"Firm{i}" for i in range(N_DOCS)]
+    rows = [{"id": f"g{i:02d}", "question": f"Who audits {n}?", "expected": "Smith & Lowe LLP"}
+            for i, n in enumerate(names)]  # fmt: skip
+    suite.write("qa/g.qa.jsonl", jsonl(rows))
+    suite.write("preds.jsonl", jsonl([{"id": r["id"], "answer": answer.format(n)}
+                                      for r, n in zip(rows, names, strict=True)]))  # fmt: skip
+    stub.latency = 0.05
+    # a non-answer for the even firms; the odd ones are attempts, which the QA judge grades 0
+    stub.answers = {
+        **{f'"question": "Who audits Firm{i}?"': '{"score": 100 }' for i in range(0, N_DOCS, 2)},
+        "You decide whether": '{"score": 0}',
+        "You grade a system's answer": '{"score": 0}',
+    }
+    reports, most = [], []
+    for concurrency in (1, 4):
+        write_ini(suite, stub, bizbench_llm_concurrency=str(concurrency),
+                  bizbench_judge_model="stub-judge")  # fmt: skip
+        stub.reset_counts()
+        suite.pytester.runpytest("--bizbench-predictions", "preds.jsonl", "-p", "no:cacheprovider")
+        prompts = stub.prompts()
+        # every answer asked once with the non-answer rubric; the odd (attempts) then once
+        # with the QA rubric, which is planned after the first reply came in
+        assert sum(p.startswith("You decide whether") for p in prompts) == N_DOCS
+        assert sum(p.startswith("You grade a system's answer") for p in prompts) == N_DOCS // 2
+        assert len(prompts) == N_DOCS + N_DOCS // 2
+        reports.append(stripped(suite.report()))
+        most.append(stub.max_in_flight)
+    assert most[0] == 1
+    assert 1 < most[1] <= 4
+    assert reports[1] == reports[0]
+    details = {d["id"]: d["details"] for d in suite.documents("qa-answer").values()}
+    assert (details["g00"]["refusal"], details["g00"]["refusal_rung"]) == (True, "judge")
+    assert (details["g01"]["refusal"], details["g01"]["answer"]["rung"]) == (False, "judge")
+
+
+def test_fetched_ahead_serially_and_on_two_workers_alike(suite: Suite, stub: Stub) -> None:
+    many_fields(suite)
+    script_models(stub)
+    write_ini(suite, stub, bizbench_llm_concurrency="3", **MODELS["both"])
+    reports = []
+    for args in (["-p", "no:xdist"], ["-n", "2"]):
+        stub.reset_counts()
+        suite.pytester.runpytest_subprocess("-p", "no:cacheprovider", *args)
+        paths = stub.paths()
+        # each request made once, by the one process that runs its item
+        assert (paths.count("/v1/embeddings"), paths.count("/v1/chat/completions")) == (
+            N_DOCS,
+            N_DOCS // 2,
+        )
+        assert 1 < stub.max_in_flight <= 3 * (2 if "-n" in args else 1)  # 3 per process
+        reports.append(stripped(suite.report()))
+    assert reports[1] == reports[0]
+
+
+def test_fetched_ahead_replies_are_cached(suite: Suite, stub: Stub) -> None:
+    many_fields(suite)
+    script_models(stub)
+    write_ini(suite, stub, bizbench_prediction_cache=".cache", **MODELS["both"])
+    suite.pytester.runpytest("-p", "no:cacheprovider")
+    assert len(stub.requests) == N_DOCS + N_DOCS // 2
+    first = suite.report()
+    stub.reset_counts()
+    suite.pytester.runpytest("-p", "no:cacheprovider")
+    assert stub.requests == []
+    second = suite.report()
+    del first["run"], second["run"]
+    assert second == first
+
+
+def test_a_failed_call_fetched_ahead_fails_its_field_as_a_serial_call_would(
+    suite: Suite, stub: Stub
+) -> None:
+    many_fields(suite)
+    script_models(stub)
+    reports = []
+    for concurrency in (1, 4):
+        write_ini(suite, stub, bizbench_llm_concurrency=str(concurrency),
+                  bizbench_llm_retries="1", **MODELS["judge"])  # fmt: skip
+        stub.failures = [Failure("Settled completely 5", 500, times=2, body="down")]
+        stub.reset_counts()
+        suite.pytester.runpytest("-p", "no:cacheprovider")
+        assert len(stub.requests) == N_DOCS + 1  # d05: 1 + 1 retry
+        reports.append(stripped(suite.report()))
+    assert reports[1] == reports[0]
+    note = suite.documents()["d05"]["details"]["note"]
+    assert (note["score"], note["unscored"]) == (0.0, True)
+    assert note["reason"] == (
+        f"judge-error: LLMError: HTTP 500 from {stub.base_url}/chat/completions: down "
+        "(gave up after 2 attempts)"
+    )
+
+
+def test_a_refused_key_met_ahead_stops_the_run_once(suite: Suite, stub: Stub, keyed: None) -> None:
+    many_fields(suite)
+    write_ini(suite, stub, bizbench_llm_concurrency="2", **MODELS["judge"])
+    stub.key = "another-key"
+    result = suite.pytester.runpytest("-p", "no:cacheprovider")
+    assert result.ret == pytest.ExitCode.INTERRUPTED
+    result.stdout.fnmatch_lines([f"*Interrupted: *HTTP 401*{ENV} (ini bizbench_llm_api_key_env)*"])
+    assert len(stub.requests) <= 2  # the calls already in flight when the first came back
+    assert KEY not in result.stdout.str() + result.stderr.str()
+
+
+def test_with_a_conftest_hook_nothing_is_fetched_ahead(suite: Suite, stub: Stub) -> None:
+    """An embedding hook beside the endpoint's judge: planning would run the hook
+    twice, so nothing is planned; each judge call is made when its field is scored."""
+    many_fields(suite)
+    script_models(stub)
+    write_ini(suite, stub, bizbench_llm_concurrency="4", **MODELS["judge"])
+    suite.write(
+        "conftest.py",
+        "CALLS = []\n"
+        "def pytest_bizbench_embed(texts):\n"
+        "    CALLS.append(texts)\n"
+        "    return [[1.0, 0.0], [0.0, 1.0]]\n"
+        "def pytest_sessionfinish(session):\n"
+        "    print('EMBED CALLS', len(CALLS))\n",
+    )
+    result = suite.pytester.runpytest("-p", "no:cacheprovider", "-s")
+    result.stdout.fnmatch_lines([f"*EMBED CALLS {N_DOCS}"])  # once per field, never twice
+    assert len(stub.requests) == N_DOCS
+    assert stub.max_in_flight == 1
+    notes = [d["details"]["note"] for d in suite.documents().values()]
+    assert {(n["rung"], n["cosine"]) for n in notes} == {("judge", 0.0)}
+
+
+def test_a_builtin_registered_with_its_own_judge_is_not_fetched_ahead(
+    suite: Suite, stub: Stub
+) -> None:
+    """A configured `field-accuracy` registered from a conftest replaces the built-in:
+    its judge is user code, so it is never run in a plan pass (once per field)."""
+    many_fields(suite)
+    script_models(stub)
+    write_ini(suite, stub, bizbench_llm_concurrency="4", **MODELS["judge"])
+    suite.write(
+        "conftest.py",
+        "from pytest_bizbench.benchmarks.field_accuracy import FieldAccuracy\n"
+        "from pytest_bizbench.scoring import FieldLadder, LadderConfig\n"
+        "CALLS = []\n"
+        "def judge(field, expected, actual):\n"
+        "    CALLS.append(field)\n"
+        "    return 50\n"
+        "def pytest_bizbench_add_benchmarks(config):\n"
+        "    return [FieldAccuracy(FieldLadder(LadderConfig(), judge=judge))]\n"
+        "def pytest_sessionfinish(session):\n"
+        "    print('JUDGE CALLS', len(CALLS))\n",
+    )
+    result = suite.pytester.runpytest("-p", "no:cacheprovider", "-s")
+    result.stdout.fnmatch_lines([f"*JUDGE CALLS {N_DOCS}"])
+    assert stub.requests == []
+    assert {d["details"]["note"]["judge_score"] for d in suite.documents().values()} == {50.0}

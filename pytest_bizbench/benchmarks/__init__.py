@@ -26,6 +26,7 @@ class BuiltinSpec:
     case_type: str
     path: str
     target_labels: tuple[str, ...] = ("*",)
+    asks_models: bool = False  # scores with the model rungs (`ModelRungs`)
 
     def load(self) -> type[BenchmarkPlugin]:
         """The built-in's class, its module imported now."""
@@ -47,10 +48,15 @@ class ModelRungs:
 
 BUILTINS: tuple[BuiltinSpec, ...] = (
     BuiltinSpec(
-        "field-accuracy", "ground-truth", "pytest_bizbench.benchmarks.field_accuracy:FieldAccuracy"
+        "field-accuracy",
+        "ground-truth",
+        "pytest_bizbench.benchmarks.field_accuracy:FieldAccuracy",
+        asks_models=True,
     ),
     BuiltinSpec("agent-fs", "agent-tasks", "pytest_bizbench.benchmarks.agent_fs:AgentFs"),
-    BuiltinSpec("qa-answer", "qa", "pytest_bizbench.benchmarks.qa_answer:QAAnswer"),
+    BuiltinSpec(
+        "qa-answer", "qa", "pytest_bizbench.benchmarks.qa_answer:QAAnswer", asks_models=True
+    ),
     BuiltinSpec(
         "review-assessment",
         "golden-assessment",

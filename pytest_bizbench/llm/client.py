@@ -167,10 +167,12 @@ class LLMClient:
         where = shown_url(url)
         attempts = self._options.retries + 1
         for attempt in range(attempts):
-            if self._auth_failure is not None:
-                raise LLMAuthError(self._auth_failure)
             wait: float | None = None
             with self._slots:
+                # checked once a slot is ours: a call queued behind the refused one
+                # must not be sent after the refusal
+                if self._auth_failure is not None:
+                    raise LLMAuthError(self._auth_failure)
                 start = time.perf_counter()
                 try:
                     response = self._http.post(

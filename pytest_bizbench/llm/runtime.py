@@ -1,28 +1,36 @@
-"""The endpoint at work in one process: live answers fetched ahead, the model rungs, the stop.
+"""The endpoint at work in one process: calls fetched ahead, the model rungs, the stop.
 
-Live answers (`MODEL=llm:<name>`) are asked before their items run: when an item
-starts, the calls for the items this process will run next are submitted to a
-thread pool (at most `bizbench_llm_concurrency` in flight), and each item then
-waits for its own reply. Serially the items ahead are the session's; under xdist a
-worker knows only what it was scheduled, so the items ahead are the ones queued on
-it. Each reply belongs to its (model, prompt), never to an order of arrival, so the
-report is the same whatever finishes first.
+Every call goes through one table of requests in flight, keyed by the exact
+request (`prefetch.Request`). When an item starts, the calls of the items this
+process will run next are sent to a thread pool (at most
+`bizbench_llm_concurrency` in flight): the live answers (`MODEL=llm:<name>`), and
+for the built-ins that score with the endpoint's judge and embedding models, the
+requests their scoring will make (`prefetch.Planner`). Each item is then scored on
+the main thread as before, and each call it makes takes its reply from the table,
+or asks now. Serially the items ahead are the session's; under xdist a worker
+knows only what it was scheduled, so the items ahead are the ones queued on it.
+A reply belongs to its request, never to an order of arrival, so the report is
+the same whatever finishes first.
 """
 
 from __future__ import annotations
 
 import os
+import threading
 from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
+from contextlib import suppress
 from itertools import islice
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from pytest_bizbench.evaluate import TimedPrediction
+from pytest_bizbench.evaluate import PredictHook, TimedPrediction
 from pytest_bizbench.llm.options import INSTALL_HINT, LLMOptions
+from pytest_bizbench.llm.prefetch import CHAT, EMBEDDINGS, Pending, Planner, Request, Waits
 from pytest_bizbench.predcache import PredictionCache
+from pytest_bizbench.predictions import Predictions
 from pytest_bizbench.scoring.judge import Judge
 
 if TYPE_CHECKING:
@@ -37,12 +45,14 @@ PromptOf = Callable[[str, Any, Any], str]
 class LLMRuntime:
     """The run's endpoint client with its prefetch pool; registered as a plugin."""
 
-    def __init__(self, options: LLMOptions, client: LLMClient) -> None:
+    def __init__(self, options: LLMOptions, client: LLMClient, predictions: Predictions) -> None:
         self._options = options
         self._client = client
         self._live = {entry.model: entry.endpoint_model for entry in options.live}
         self._pool = ThreadPoolExecutor(options.concurrency, thread_name_prefix="bizbench-llm")
-        self._pending: dict[tuple[str, str], Future[ChatReply]] = {}
+        self._inflight: dict[Request, Future[Any]] = {}
+        self._planner = Planner(predictions)
+        self._planning = threading.local()  # `waits` set while a plan pass scores
         self._positions: dict[str, int] | None = None
 
     @property
@@ -52,14 +62,14 @@ class LLMRuntime:
     def serves(self, model: str) -> bool:
         return model in self._live
 
+    def prefetch_for(self, benchmark: object) -> None:
+        """Plan the endpoint calls of this built-in's items ahead (its model rungs are
+        this runtime's, and its scoring pure)."""
+        self._planner.add(benchmark)
+
     def answer(self, case: Any, model: str) -> TimedPrediction:
         """The reply to the case's prompt: the prefetched one, or asked now."""
-        prompt = getattr(case, "prompt", None)
-        if not isinstance(prompt, str):
-            raise TypeError(f"an llm: model answers QA rows only, not {type(case).__name__}")
-        key = (model, prompt)
-        future = self._pending.pop(key, None) or self._submit(key)
-        reply = future.result()
+        reply: ChatReply = self._ask(self._live_request(case, model))
         return TimedPrediction({"answer": reply.text}, reply.latency_ms, reply.usage)
 
     def judge(self, prompt_of: PromptOf) -> JudgeFn | None:
@@ -68,10 +78,10 @@ class LLMRuntime:
         model = self._options.judge_model
         if model is None:
             return None
-        chat = self._client.chat
 
         def judge(field: str, expected: Any, actual: Any) -> float | None:
-            return Judge.grade_reply(chat(model, prompt_of(field, expected, actual)).text)
+            reply: ChatReply = self._ask(Request(CHAT, model, prompt_of(field, expected, actual)))
+            return Judge.grade_reply(reply.text)
 
         return judge
 
@@ -79,30 +89,92 @@ class LLMRuntime:
         model = self._options.embedding_model
         if model is None:
             return None
-        embed = self._client.embed
-        return lambda texts: embed(model, texts)
+
+        def embed(texts: list[str]) -> list[list[float]]:
+            vectors: list[list[float]] = self._ask(Request(EMBEDDINGS, model, tuple(texts)))
+            return vectors
+
+        return embed
 
     def stop_if_refused(self, session: pytest.Session) -> None:
         """After a 401/403 no call can succeed: stop the run, saying which variable to fix."""
         if self.auth_failure is not None:
             session.shouldstop = self.auth_failure
 
-    def _submit(self, key: tuple[str, str]) -> Future[ChatReply]:
-        model, prompt = key
-        return self._pool.submit(self._client.chat, self._live[model], prompt)
+    def _live_request(self, case: Any, model: str) -> Request:
+        prompt = getattr(case, "prompt", None)
+        if not isinstance(prompt, str):
+            raise TypeError(f"an llm: model answers QA rows only, not {type(case).__name__}")
+        return Request(CHAT, self._live[model], prompt)
+
+    def _fetch(self, request: Request) -> Any:
+        if request.path == EMBEDDINGS:
+            return self._client.embed(request.model, list(request.payload))
+        assert isinstance(request.payload, str)
+        return self._client.chat(request.model, request.payload)
+
+    def _submit(self, request: Request) -> Future[Any]:
+        future = self._inflight.get(request)
+        if future is None:
+            future = self._inflight[request] = self._pool.submit(self._fetch, request)
+        return future
+
+    def _ask(self, request: Request) -> Any:
+        """The reply to `request`: its prefetched future's (whose error raises here, as
+        the call would), else asked now. In a plan pass it never waits: a reply not
+        in yet raises `Pending`, after sending the request if it was not sent."""
+        waits: set[Future[Any]] | None = getattr(self._planning, "waits", None)
+        if waits is None:
+            future = self._inflight.pop(request, None)
+            return self._fetch(request) if future is None else future.result()
+        future = self._submit(request)
+        if not future.done():
+            waits.add(future)
+            raise Pending(request.path)
+        return future.result()
+
+    def _dry_run(self, score: Callable[[], object]) -> Waits:
+        """Run `score` as a plan pass; the replies it waited on."""
+        waits: set[Future[Any]] = set()
+        self._planning.waits = waits
+        try:
+            with suppress(Exception):  # the real scoring reports what went wrong
+                score()
+        finally:
+            del self._planning.waits
+        return frozenset(waits)
+
+    def _live_hook(self, case: Any, model: str) -> PredictHook | Future[Any] | None:
+        """For the plan pass: an `llm:` answer that is in as a predict callable (its
+        future stays for the item), the future while it is not; None for no answer."""
+        if not self.serves(model) or not isinstance(getattr(case, "prompt", None), str):
+            return None
+        future = self._inflight.get(self._live_request(case, model))
+        if future is None or not future.done():
+            return future
+        if future.exception() is not None:
+            return None
+        reply: ChatReply = future.result()
+        return lambda _case, _model: TimedPrediction({"answer": reply.text}, reply.latency_ms)
 
     @pytest.hookimpl(tryfirst=True)
     def pytest_runtest_protocol(self, item: pytest.Item, nextitem: pytest.Item | None) -> None:
-        if not self._live or self.auth_failure is not None:
+        if (not self._live and not self._planner.active) or self.auth_failure is not None:
             return
-        window = LOOKAHEAD * self._options.concurrency
-        for ahead in islice(self._items_ahead(item, nextitem), window):
+        window = list(
+            islice(self._items_ahead(item, nextitem), LOOKAHEAD * self._options.concurrency)
+        )
+        for ahead in window:
             model, case = getattr(ahead, "model", None), getattr(ahead, "case", None)
-            prompt = getattr(case, "prompt", None)
-            if isinstance(model, str) and self.serves(model) and isinstance(prompt, str):
-                key = (model, prompt)
-                if key not in self._pending:
-                    self._pending[key] = self._submit(key)
+            if (
+                isinstance(model, str)
+                and self.serves(model)
+                and isinstance(getattr(case, "prompt", None), str)
+            ):
+                self._submit(self._live_request(case, model))
+        if self._planner.active:
+            self._planner.plan(window, self._live_hook, self._dry_run)
+            self._planner.forget(item.nodeid)  # it runs now
 
     def _items_ahead(
         self, item: pytest.Item, nextitem: pytest.Item | None
@@ -148,7 +220,10 @@ def _xdist_queue(config: pytest.Config) -> list[object] | None:
 
 
 def open_runtime(
-    config: pytest.Config, options: LLMOptions, cache: Path | None
+    config: pytest.Config,
+    options: LLMOptions,
+    cache: Path | None,
+    predictions: Predictions,
 ) -> LLMRuntime | None:
     """The endpoint client when a model needs one; without the `llm` extra, a UsageError."""
     if not options.needed:
@@ -161,6 +236,6 @@ def open_runtime(
         ) from None
     key = os.environ.get(options.api_key_env) or None
     client = LLMClient(options, key, cache=PredictionCache(cache) if cache else None)
-    runtime = LLMRuntime(options, client)
+    runtime = LLMRuntime(options, client, predictions)
     config.pluginmanager.register(runtime, PLUGIN_NAME)
     return runtime
