@@ -1,8 +1,9 @@
 """pytest hooks of the plugin: wiring only; each concern lives in its own module.
 
 Imported by every pytest session of an environment that has the plugin, so it loads
-only the hook specs and the option table at import: each hook imports the code it
-calls, and a session that collects no case file never loads the rest (start-up).
+only the hook specs, the option table and the run state at import: each hook
+imports the code it calls, and a session that collects no case file never loads
+the rest (start-up).
 """
 
 from __future__ import annotations
@@ -68,7 +69,7 @@ def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Col
 
 def pytest_collection_finish(session: pytest.Session) -> None:
     config = session.config
-    patterns = run_state(config).settings.case_patterns  # the test xdist's ids get
+    patterns = run_state(config).settings.case_patterns  # by name, as xdist's ids below
     if not _is_worker(config) and any(is_case_nodeid(i.nodeid, patterns) for i in session.items):
         catch_sigterm(config)
 
