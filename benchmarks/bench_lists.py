@@ -3,6 +3,7 @@ call per pair (the path before it), and how the time grows with n.
 
     python benchmarks/bench_lists.py                      # n = 500, 1000, 2000 (+ 5000 raised)
     python benchmarks/bench_lists.py --sizes 500 1000 --before-max 1000
+    python benchmarks/bench_lists.py --kinds numbers --without-numpy  # the fallbacks
 
 Three list kinds, generated deterministically:
 - `strings`: distinct product names; the actual list shuffled, a fifth of its items
@@ -30,7 +31,8 @@ from collections.abc import Callable
 from typing import Any
 
 from pytest_bizbench.scoring import FieldLadder, LadderConfig
-from pytest_bizbench.scoring.assign import numpy_module
+from pytest_bizbench.scoring import assign as assign_module
+from pytest_bizbench.scoring import pairs as pairs_module
 
 Lists = tuple[list[Any], list[Any]]
 
@@ -91,8 +93,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sizes", type=int, nargs="+", default=[500, 1000, 2000, 5000])
     parser.add_argument("--before-max", type=int, default=2000, help="largest n timed before")
     parser.add_argument("--kinds", nargs="+", default=list(KINDS), choices=list(KINDS))
+    parser.add_argument(
+        "--without-numpy", action="store_true", help="as if the fast extra were not installed"
+    )
     args = parser.parse_args(argv)
-    print(f"numpy: {'yes' if numpy_module() is not None else 'no (pure-Python fallbacks)'}")
+    if args.without_numpy:
+        for module in (assign_module, pairs_module):
+            module.numpy_module = lambda: None  # what the tests do to run without numpy
+    numpy = assign_module.numpy_module() is not None
+    print(f"numpy: {'yes' if numpy else 'no (pure-Python fallbacks)'}")
     print("kind     n      after s  before s  speed-up  growth  pairs growth  score")
     for kind in args.kinds:
         previous: tuple[int, float] | None = None

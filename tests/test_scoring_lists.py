@@ -13,6 +13,8 @@ from typing import Any
 
 import pytest
 from bizhelpers import Suite, jsonl
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from pytest_bizbench.scoring import FieldLadder, LadderConfig
 from pytest_bizbench.scoring.assign import (
@@ -147,6 +149,73 @@ def test_numpy_solver_takes_the_same_pairs_as_kuhn_munkres() -> None:
     for _ in range(800):
         scores = random_matrix(rng, [1.0, 0.5, 0.25, 1 / 3, 0.9])
         assert kuhn_munkres_numpy(np, scores) == kuhn_munkres(scores)
+
+
+TIES = settings(
+    max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+
+
+@st.composite
+def duplicated_ones(draw: st.DrawFn) -> tuple[list[list[int]], int]:
+    """A 0/1 matrix of few distinct values repeated: rows and columns of equal values are
+    identical; a row scores 1 on columns within `reach` of its value (0: equal only), so
+    equal values form blocks and `reach` > 0 chains them, as numbers with a tolerance do."""
+    pool = draw(st.integers(1, 5))
+    reach = draw(st.integers(0, 1))
+    rows = draw(st.lists(st.integers(0, pool), min_size=1, max_size=12))
+    cols = draw(st.lists(st.integers(0, pool), min_size=len(rows), max_size=16))
+    ones = [[j for j, c in enumerate(cols) if abs(c - r) <= reach] for r in rows]
+    return ones, len(cols)
+
+
+@TIES
+@given(duplicated_ones())
+def test_unit_solver_takes_the_same_pairs_on_duplicated_values(
+    matrix: tuple[list[list[int]], int],
+) -> None:
+    ones, cols = matrix
+    dense = [[1.0 if j in row else 0.0 for j in range(cols)] for row in ones]
+    assert kuhn_munkres_unit(ones, cols) == kuhn_munkres(dense)
+
+
+def test_unit_solver_pairs_equal_values_first_with_first_and_moves_a_row_off_its_block() -> None:
+    # rows valued 7, 7, 7, 9 against columns valued 9, 7, 7 and one no row scores: the
+    # first two 7s take the 7 columns in order (at distance 0); the third 7 has none
+    # left, so its search goes to distance 1 and gives it column 0, a zero pair; the 9
+    # row then takes column 0 back and the third 7 moves to column 3 (pairs by column)
+    ones = [[1, 2], [1, 2], [1, 2], [0]]
+    assert kuhn_munkres_unit(ones, 4) == [(3, 0), (0, 1), (1, 2), (2, 3)]
+    dense = [[1.0 if j in row else 0.0 for j in range(4)] for row in ones]
+    assert kuhn_munkres(dense) == [(3, 0), (0, 1), (1, 2), (2, 3)]
+
+
+amounts = st.sampled_from([1, 2, 2.0, "2", "$2.00", 99, 100, 101, "101.00", 102, 200, 202, None])
+days = st.sampled_from(
+    ["2024-01-05", "05/01/2024", "5 Jan 2024", "2024-01-06", "06/01/2024", "x", None]
+)
+notes = st.sampled_from(["acme", "acme corp", "ACME Corp.", "acme co", "beta", "bet", ""])
+lines = st.fixed_dictionaries(
+    {"qty": st.sampled_from([1, 2, "2", None]), "name": notes, "when": days}
+)
+LIST_KINDS = {"amounts": amounts, "dates": days, "notes": notes, "items": lines}
+
+
+@TIES
+@given(st.data())
+@pytest.mark.usefixtures("numpy_or_not")
+def test_bulk_path_equals_one_call_per_pair_on_heavily_duplicated_lists(
+    data: st.DataObject,
+) -> None:
+    # few distinct values, many copies: numbers (100 and 101 within tolerance of each
+    # other, 99 not of 100's... both ways), dates in several spellings, free text with
+    # partial credit, objects with partial sub-scores
+    name = data.draw(st.sampled_from(sorted(LIST_KINDS)))
+    items = LIST_KINDS[name]
+    expected = data.draw(st.lists(items, max_size=14))
+    actual = data.draw(st.lists(items, max_size=14))
+    bulk, reference = both_paths(name, expected, actual)
+    assert bulk == reference
 
 
 def test_assign_skips_search_when_each_item_has_one_match(

@@ -13,7 +13,8 @@ from __future__ import annotations
 import bisect
 import heapq
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from functools import cache
 from types import ModuleType
 from typing import Any
@@ -103,24 +104,36 @@ def kuhn_munkres_unit(ones: list[list[int]], cols: int) -> list[tuple[int, int]]
     grouped by v); on the 1s a heap holds E_j - v_j, E_j the least key a 1 gave. A
     column's `way` is the first visit giving its least key, as the loop's strict `<`
     keeps. Potentials move at the end of the search by D_final - D_visit.
+
+    Most searches end at distance 0 and move no potential: `_TightSearch` finds their
+    path over blocks of identical columns rather than column by column; a search that
+    must go further is run again in full by `_unit_search`.
     """
     u = [0] * (len(ones) + 1)
     v = [0] * (cols + 1)
     owner = [0] * (cols + 1)
     groups: dict[int, list[int]] = {0: list(range(1, cols + 1))}
+    blocks = _Blocks.of(ones, cols)
+    members = blocks.members
     for i in range(1, len(ones) + 1):
         owner[0] = i
-        distance, used_at, way, free = _unit_search(ones, u, v, owner, groups)
-        for col, at in used_at.items():
-            step = distance - at
-            u[owner[col]] += step
-            if col and step:
-                members = groups[v[col]]
-                members.remove(col)
-                if not members:
-                    del groups[v[col]]
-                v[col] -= step
-                bisect.insort(groups.setdefault(v[col], []), col)
+        found = _TightSearch(blocks, u, owner, groups).run()
+        if found is None:
+            distance, used_at, way, free = _unit_search(blocks, u, v, owner, groups)
+            for col, at in used_at.items():
+                step = distance - at
+                u[owner[col]] += step
+                if col and step:
+                    block = blocks.block_of_column[col]
+                    for group in (groups, members[block]):
+                        group[v[col]].remove(col)
+                        if not group[v[col]]:
+                            del group[v[col]]
+                    v[col] -= step
+                    for group in (groups, members[block]):
+                        bisect.insort(group.setdefault(v[col], []), col)
+        else:
+            way, free = found
         j0 = free
         while j0:
             j1 = way[j0]
@@ -129,15 +142,147 @@ def kuhn_munkres_unit(ones: list[list[int]], cols: int) -> list[tuple[int, int]]
     return [(owner[j] - 1, j - 1) for j in range(1, cols + 1) if owner[j]]
 
 
+@dataclass(frozen=True, slots=True)
+class _Blocks:
+    """Columns with the same rows of 1s form a block (equal numbers or dates give the same
+    column many times); a row's 1s are whole blocks, so rows with the same 1s share a kind.
+    """
+
+    ones: list[list[int]]  # each row's columns holding a 1
+    block_of_column: list[int]  # 1-based column -> block
+    kind_of_row: list[int]  # 1-based row -> kind
+    blocks_of_kind: list[tuple[int, ...]]  # kind -> the blocks holding its 1s
+    members: list[dict[int, list[int]]]  # block -> v -> its columns with that v, sorted
+
+    @classmethod
+    def of(cls, ones: list[list[int]], cols: int) -> _Blocks:
+        rows_of_column: list[list[int]] = [[] for _ in range(cols + 1)]
+        for r, row in enumerate(ones):
+            for c in row:
+                rows_of_column[c + 1].append(r)
+        block_ids: dict[tuple[int, ...], int] = {}
+        block_of_column = [-1] + [
+            block_ids.setdefault(tuple(rows), len(block_ids)) for rows in rows_of_column[1:]
+        ]
+        members: list[dict[int, list[int]]] = [{} for _ in block_ids]
+        for col in range(1, cols + 1):
+            members[block_of_column[col]].setdefault(0, []).append(col)
+        kind_ids: dict[tuple[int, ...], int] = {}
+        kind_of_row = [-1] + [
+            kind_ids.setdefault(tuple(sorted({block_of_column[c + 1] for c in row})), len(kind_ids))
+            for row in ones
+        ]
+        return cls(ones, block_of_column, kind_of_row, list(kind_ids), members)
+
+
+class _TightSearch:
+    """The search of `_unit_search` for one row while it stays at distance 0.
+
+    At distance 0 the search takes the lowest unused column of key 0 (a tight column)
+    and visits its owner. Visiting a row whose kind and potential were visited before
+    offers nothing new, so such steps are skipped without changing what follows, and
+    the columns a visit makes tight come in whole sets: a block's columns with one v
+    (on the row's 1s, v = -u) or, off the 1s, every column with v = 1 - u when that
+    lowers B. A heap holds each set's lowest column not yet passed; sets are numbered
+    in the order of the visits that opened them, so on equal columns the first visit
+    to make a column tight gives its way, as in the full search.
+    """
+
+    __slots__ = (
+        "blocks", "cursor", "groups", "heap", "opened", "opener", "owner", "sets", "u",
+        "visited",
+    )  # fmt: skip
+
+    def __init__(
+        self, blocks: _Blocks, u: list[int], owner: list[int], groups: dict[int, list[int]]
+    ) -> None:
+        self.blocks, self.u, self.owner, self.groups = blocks, u, owner, groups
+        self.sets: list[list[int]] = []
+        self.opener: list[int] = []  # set -> the column whose owner's visit opened it
+        self.cursor: list[int] = []  # set -> the position of its column in the heap
+        self.heap: list[tuple[int, int]] = []
+        self.visited: set[int] = set()  # kind + kinds * u of the rows visited
+        self.opened: set[int] = set()  # block + blocks * u of the sets opened on the 1s
+
+    def run(self) -> tuple[dict[int, int], int] | None:
+        """(each path column's way, the free column found), or None when no free
+        column is reached at distance 0."""
+        blocks, owner, u, groups = self.blocks, self.owner, self.u, self.groups
+        kind_of_row, blocks_of_kind, members = (
+            blocks.kind_of_row, blocks.blocks_of_kind, blocks.members
+        )  # fmt: skip
+        kinds, n_blocks = len(blocks_of_kind), len(members)
+        sets, opener, cursor, heap = self.sets, self.opener, self.cursor, self.heap
+        visited, opened = self.visited, self.opened
+        way: dict[int, int] = {}
+        col, best = 0, 2  # the root, owned by the row searched for; B above every 1 - u
+        pops = self._pops()
+        while True:
+            row = owner[col]
+            level, kind = u[row], kind_of_row[row]
+            visited.add(kind + kinds * level)
+            found = []
+            for block in blocks_of_kind[kind]:
+                key = block + n_blocks * level
+                if key not in opened:
+                    opened.add(key)
+                    if columns := members[block].get(-level):
+                        found.append(columns)
+            if 1 - level < best:
+                best = 1 - level
+                if columns := groups.get(best):
+                    found.append(columns)
+            for columns in found:
+                heapq.heappush(heap, (columns[0], len(sets)))
+                sets.append(columns)
+                opener.append(col)
+                cursor.append(0)
+            next_column = next(pops, None)
+            if next_column is None:
+                return None
+            col, k = next_column
+            way[col] = opener[k]
+            if not owner[col]:
+                return way, col
+
+    def _pops(self) -> Iterator[tuple[int, int]]:
+        """Each next lowest open column whose owner is free or of a kind and potential not
+        yet visited, and its set; each set's position moves past the columns that are not.
+        A generator, so the search's state is read once, not once a step."""
+        heap, sets, cursor, owner, u = self.heap, self.sets, self.cursor, self.owner, self.u
+        kind_of_row, visited = self.blocks.kind_of_row, self.visited
+        kinds = len(self.blocks.blocks_of_kind)
+        while heap:
+            col, k = heap[0]
+            columns = sets[k]
+            at = cursor[k] + 1
+            while at < len(columns):
+                row = owner[columns[at]]
+                if not row or kind_of_row[row] + kinds * u[row] not in visited:
+                    break
+                at += 1
+            cursor[k] = at
+            if at < len(columns):
+                heapq.heapreplace(heap, (columns[at], k))
+            else:
+                heapq.heappop(heap)
+            row = owner[col]
+            if not row or kind_of_row[row] + kinds * u[row] not in visited:
+                yield col, k
+
+
 def _unit_search(
-    ones: list[list[int]],
+    blocks: _Blocks,
     u: list[int],
     v: list[int],
     owner: list[int],
     groups: dict[int, list[int]],
 ) -> tuple[int, dict[int, int], dict[int, int], int]:
     """One row's shortest augmenting path: (final distance, distance at which each
-    column was used, each reached column's way, the free column found)."""
+    column was used, each reached column's way, the free column found).
+
+    A row of a kind already visited at the same u - D offers the same keys again, none
+    lower, so its 1s are not scanned."""
     used_at: dict[int, int] = {0: 0}
     way: dict[int, int] = {}
     reached: dict[int, tuple[int, int, int]] = {}  # column -> (E_j, way, visit number)
@@ -146,7 +291,9 @@ def _unit_search(
     levels = sorted(groups, reverse=True)
     level_at, cursor, members = 0, 0, groups[levels[0]]
     distance, visit, j0 = 0, 0, 0
+    ones = blocks.ones
     best, best_way, best_visit = len(ones) + len(v) + 2, 0, 0  # above any key
+    kind_of_row, kinds, seen = blocks.kind_of_row, len(blocks.blocks_of_kind), set()
     while True:
         row = owner[j0]
         visit += 1
@@ -154,13 +301,15 @@ def _unit_search(
         if base < best:
             best, best_way, best_visit = base, j0, visit
         offer = base - 1
-        for c in ones[row - 1]:
+        offers = kind_of_row[row] - kinds * offer  # kind + kinds * (u - D)
+        for c in () if offers in seen else ones[row - 1]:
             col = c + 1
             if col not in used_at:
                 known = reached.get(col)
                 if known is None or offer < known[0]:
                     reached[col] = (offer, j0, visit)
                     push(heap, (offer - v[col], col))
+        seen.add(offers)
         while heap and (
             heap[0][1] in used_at or heap[0][0] != reached[heap[0][1]][0] - v[heap[0][1]]
         ):
