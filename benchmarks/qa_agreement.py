@@ -22,6 +22,7 @@ Usage: python benchmarks/qa_agreement.py [--summary] [DIR ...]
 
 from __future__ import annotations
 
+import argparse
 import json
 import math
 import sys
@@ -295,10 +296,18 @@ def report(directory: Path, *, rows: bool = True) -> None:
 
 
 def main(argv: list[str]) -> int:
-    rows = "--summary" not in argv
-    for directory in [Path(arg) for arg in argv if arg != "--summary"] or [DEFAULT_DIR]:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
+    parser.add_argument(
+        "directories", nargs="*", type=Path, default=[DEFAULT_DIR],
+        help="a labelled set, or a directory of them (default: %(default)s)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--summary", action="store_true", help="print the figures only, no answer rows"
+    )
+    args = parser.parse_args(argv)
+    for directory in args.directories:
         for part in parts(directory):
-            report(part, rows=rows)
+            report(part, rows=not args.summary)
     return 0
 
 

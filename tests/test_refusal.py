@@ -113,6 +113,8 @@ def test_each_class_is_refused_with_its_slug(
         ("   ", {}, None),
         ("{}", {}, None),
         ("N/A.", {}, None),
+        ("```json\n{}\n```", {}, None),
+        ('{"answer": null}', {}, None),
         (None, {}, None),
         ("Operating cash flow was $918 million.", {"provider_refusal": "I can't help."},
          "I can't help."),
@@ -380,6 +382,160 @@ DRIVER_GOLD = "Lower steel costs (2.1 points of margin)."
         # the premise, in other words
         ("Gross margin isn't really the right lens for a bank.", "What is the gross margin?",
          "41.2%", "rejects-premise"),
+        # the reasons beside a premise rejection are not an answer to the question
+        ("The question presupposes that Orrin reports backlog. It sells from stock, so "
+         "backlog is small and changes daily.", "Did Orrin's backlog increase in FY2022?",
+         "Yes, to $1.2 billion.", "rejects-premise"),
+        # a prepositional lead-in runs into an impersonal "there is" / "it is"
+        ("Without the FY2022 statements there is not enough to go on.", YES_NO_Q, "Yes",
+         "insufficient-info"),
+        ("From the pages provided it is impossible to say.", YES_NO_Q, "Yes",
+         "insufficient-info"),
+        ("Whether the buyback was completed is hard to say.", YES_NO_Q, "Yes",
+         "insufficient-info"),
+        # an imperative pointing at a footnote; a raised negation about the training data
+        ("Check the equity footnote in Orrin's FY2022 annual report.", YES_NO_Q, "Yes",
+         "redirect"),
+        ("I don't think my training data covers Orrin's FY2022 report.", NUMERIC_Q,
+         NUMERIC_GOLD, "cutoff"),
+        ("I can't explain the reasons for the margin change.", DRIVER_Q, DRIVER_GOLD,
+         "inability"),
+        # the source as a retrieval chunk; "nothing that addresses"
+        ("Net income was $610 million, but the cash flow lines are not in the chunks I "
+         "was given.", NUMERIC_Q, NUMERIC_GOLD, "partial-work"),
+        ("I went through the retrieved pages: plenty on pricing, but nothing that "
+         "addresses steel costs.", DRIVER_Q, DRIVER_GOLD, "source-absence"),
+        # a step, a need with an adverb, the value left uncomputed
+        ("Operating cash flow starts from net income of $610 million. To finish I would "
+         "also need the working-capital lines, so I'll leave the figure uncomputed.",
+         NUMERIC_Q, NUMERIC_GOLD, "partial-work"),
+        # a two-part question: the thing named, the asked share left open
+        ("The largest customer was the Department of Defense. What share of revenue it "
+         "made up I can't say: the percentage isn't given.",
+         "Who was Orrin's largest customer, and what share of revenue did it account for?",
+         "The U.S. Department of Defense, about 38% of revenue.", "partial-work"),
+        # a formula whose constant sits in its own clause, ranges with "roughly"
+        ("Operating margin is operating income divided by revenue (multiply by 100 for a "
+         "percentage); industrial firms typically land between roughly 8% and 15%.",
+         "What was Orrin's FY2022 operating margin?", "12.4%", "generic-substitute"),
+        ("Retail comparable sales are usually reported for stores open at least 13-14 "
+         "months.", "What was Orrin's FY2022 comparable sales growth?", "-2.1%", "redirect"),
+        # a step, then the gap or the step left: the figure is no answer
+        ("Operating cash flow was $455 million; I can't see capex here, so the free cash "
+         "flow stops there.", "What was Orrin's FY2022 free cash flow (in USD millions)?",
+         "$274.00", "partial-work"),
+        ("Average assets are $2,025 million. Net income goes in the numerator.",
+         "What was Orrin's FY2022 return on average assets?", "5.1%", "partial-work"),
+        ("Total debt was $1,430 million. Netting cash against it is the remaining step.",
+         "What was Orrin's net debt at the end of FY2022 (in USD millions)?", "$1,045.00",
+         "partial-work"),
+        # a which-question asked about segments: "segment" is no mere detail here
+        ("Hand tools made $1,450 million and Fasteners $826 million; the third segment's row "
+         "is cut off, so I can't determine which segment was the largest.", WHICH_Q,
+         WHICH_GOLD, "partial-work"),
+        ("I'd look at the segment note in the FY2022 10-K.", WHICH_Q, WHICH_GOLD, "redirect"),
+        # companies in general name nothing about this one, whatever words they share
+        ("Under ASC 606, companies recognize revenue over time or at a point in time. "
+         "Which applies depends on the terms of each contract.",
+         "How does Orrin recognize revenue on its service contracts?",
+         "Over time, using the cost-to-cost input method.", "partial-work"),
+        # a cause clause split off its main clause; a report newer than the training
+        ("Because my training data does not include Orrin's FY2022 results, I cannot "
+         "determine its growth.", YES_NO_Q, "Yes", "cutoff"),
+        ("Orrin's FY2022 report came out after my training data ends, so I genuinely "
+         "don't know.", YES_NO_Q, "Yes", "cutoff"),
+        # a figure in brackets, then "which isn't enough"
+        ("Only the year-end inventory balance ($612.4 million) made it into the context, "
+         "which isn't enough to compute turnover.", "What was Orrin's FY2022 inventory "
+         "turnover?", "5.2", "partial-work"),
+        ("Hard to say exactly; it could be either channel.", "Which sales channel "
+         "generated most of Orrin's revenue?", "Wholesale, 61% of revenue.",
+         "insufficient-info"),
+        # the question's own threshold is no figure of the answer's
+        ("If you paste the concentration note, I can tell you which customer crossed 10% "
+         "and by how much.", "Did any customer account for more than 10% of Orrin's "
+         "revenue?", "Yes; Arlen Components, 17%.", "asks-input"),
+        # a step, then a request the answer waits for
+        ("I can see a loss ratio of 66.1%, but I'd need you to share the expense ratio "
+         "before I can give you the combined ratio.", "What was Orrin Insurance's FY2022 "
+         "combined ratio?", "97.3%", "partial-work"),
+        # a kind of company's usual figure; a phase number; numbered steps
+        ("A builder of Orrin's size typically closes around ten thousand homes a year.",
+         "How many homes did Orrin Homes deliver in FY2022?", "8,412 homes",
+         "generic-substitute"),
+        ("Late-stage biotechs running a Phase 3 program usually spend a few hundred million "
+         "dollars a year on R&D.", "What was Orrin Bio's FY2022 R&D expense (in USD "
+         "millions)?", "$412.00", "generic-substitute"),
+        ("Free cash flow is operating cash flow less capex.\n\n1. Take operating cash "
+         "flow.\n2. Subtract capex.", "What was Orrin's FY2022 free cash flow (in USD "
+         "millions)?", "$274.00", "generic-substitute"),
+        # a plain "No" gold does not reject the premise with the answer
+        ("GAAP profitability isn't really the relevant measure for a software company.",
+         "Was Orrin Software profitable on a GAAP basis in FY2023?",
+         "No; it reported a GAAP net loss of $87.2 million.", "rejects-premise"),
+        # more of a metric's definition is no claim about the company
+        ("Inventory turnover is cost of goods sold over average inventory. A higher number "
+         "means goods move quickly, so it is important to compare like with like.",
+         "What was Orrin Software's inventory turnover in FY2023?",
+         "Not meaningful: Orrin holds no inventory.", "generic-substitute"),
+        # a why-question asks for the explanation: it is no mere detail; "there is X" is
+        # what the source has
+        ("Revenue rose in a soft market. Unfortunately, the pages I have don't include "
+         "management's explanation of what drove it; there is segment revenue, but no "
+         "commentary attributing the change.", "According to management, what was the "
+         "main driver of Orrin's revenue growth?", "Higher prices in the Tools segment.",
+         "source-absence"),
+        ("I wish I could help, but I'm an AI without internet access, so digging into "
+         "segment data isn't possible for me.", WHICH_Q, WHICH_GOLD, "inability"),
+        ("The segment table appears to be an image. I can only process the text layer, so "
+         "the figures are not readable for me.", WHICH_Q, WHICH_GOLD, "partial-work"),
+        ("Working only from these pages, I am not able to say which segment was the "
+         "biggest.", WHICH_Q, WHICH_GOLD, "inability"),
+        ("I don't think I have enough to go on to answer this reliably.", YES_NO_Q, "Yes",
+         "insufficient-info"),
+        ("Nothing about buybacks in the provided pages.", YES_NO_Q, "Yes", "source-absence"),
+        ("Dividends paid: $214.6M. Net income not in excerpt; ratio incomplete.",
+         "What was Orrin's FY2022 dividend payout ratio?", "38.2%", "partial-work"),
+        ("Orrin's quarterly supplement is your best bet.", WHICH_Q, WHICH_GOLD, "redirect"),
+        ("I'm going to stay out of anything that looks like advice on Orrin's bonds.",
+         "Are Orrin's bonds a safe holding?", "Yes; rated A-.", "advice-refusal"),
+        ("Whether Orrin carries too much debt for you to own it is an investment call.",
+         "Does Orrin carry too much debt?", "No; net debt is 1.2x EBITDA.", "advice-refusal"),
+        ("If I remember right, Orrin reports one segment, so there wouldn't be a ranking of "
+         "segments to give you.", WHICH_Q, WHICH_GOLD, "rejects-premise"),
+        ("Sounds like you're weighing Orrin as an investment. I'm going to sit that one "
+         "out; a fee-only planner could walk through it with you.", "Is Orrin a good buy?",
+         "Yes; its margins are rising.", "inability"),
+        ("Orrin operates as a single segment, so there are no reportable segments to list.",
+         "What are Orrin's reportable segments?", "Tools and Fasteners.", "rejects-premise"),
+        ("I think the question may be based on a misunderstanding: Orrin reports as one "
+         "segment, so there isn't really a largest segment to name.", WHICH_Q, WHICH_GOLD,
+         "rejects-premise"),
+        ("Interest expense was $285 million. The operating income figure is the piece I "
+         "can't pin down, so no coverage ratio from me.", "What was Orrin's FY2023 interest "
+         "coverage ratio?", "6.1x", "partial-work"),
+        ("Orrin's dividend history is easiest to confirm on the investor relations site.",
+         YES_NO_Q, "Yes", "redirect"),
+        ("Segment revenue shows up in the segment note. Grab Orrin's FY2023 10-K and it'll "
+         "tell you which segment led.", WHICH_Q, WHICH_GOLD, "redirect"),
+        ("The patent office lists expiry dates, so look the drug up there, or check the IP "
+         "section of Orrin's 10-K.", "When does Orrin's main patent expire?", "2031",
+         "redirect"),
+        ("Probably sometime in the late 2020s.", "When does Orrin's main patent expire?",
+         "In 2031.", "vague-estimate"),
+        # "MD&A." ends a sentence: "A." after "&" is no initial
+        ("There's a section on this in every 10-K's MD&A. Orrin's FY2022 filing will answer "
+         "this directly.", YES_NO_Q, "Yes", "redirect"),
+        ("Because that verges on personal financial guidance, I'll refrain from assessing "
+         "it; its filings and a licensed adviser are the better route.",
+         "Did Orrin's CET1 ratio exceed 10%?", "Yes; 11.4%.", "inability"),
+        # the "no" of "yes or no" is no absence that agrees with a negative gold
+        ("The section provided does not address it in enough detail for me to answer yes "
+         "or no.", "Does Orrin have off-balance-sheet arrangements?", "No; it has none.",
+         "source-absence"),
+        # a kind of company and what such companies usually say
+        ("Tool makers that sell through distributors usually cite steel prices and freight.",
+         DRIVER_Q, DRIVER_GOLD, "vague-estimate"),
     ],
 )  # fmt: skip
 def test_general_cue_families_find_unseen_wordings(
@@ -408,6 +564,61 @@ def test_general_cue_families_find_unseen_wordings(
         ("None. No goodwill impairment was recorded in FY2022.",
          "How much goodwill impairment did Orrin record in FY2022 (in USD millions)?", "$0"),
         ("If I recall correctly, it was $902 million.", NUMERIC_Q, NUMERIC_GOLD),
+        # "it" after a lead-in is the company here, not the source
+        ("So far as I know it had no pending litigation at year end, so no.",
+         "Was Orrin party to material litigation at the end of FY2022?",
+         "Yes; Orrin is a defendant in two product-liability suits."),
+        # a why-question is a text question even when its gold states figures
+        ("Revenue declined because of weaker licence sales and higher churn.",
+         "Why did Orrin's revenue decline in FY2022?",
+         "The premise is wrong: revenue grew 14.2% to $2,306.5 million."),
+        # a premise rejection that says what the gold says, with a pointer after it
+        ("Insurers don't carry inventory, so the metric doesn't fit; look at the combined "
+         "ratio instead.", "What was Verrin's inventory turnover?",
+         "Inventory turnover is not applicable: Verrin carries no inventory."),
+        # a two-part question: the first part given, the rest said to be missing
+        ("Backlog was $14.8 billion in total; I couldn't find the funded part, so I can "
+         "only give you the total.",
+         "What was Orrin's total backlog (in USD billions), and how much of it was funded?",
+         "$14.8 billion total, of which $9.6 billion was funded."),
+        # a hedge on a figure just given is no stop
+        ("I think operating cash flow was around $880 million, though I'm not fully sure "
+         "of that.", NUMERIC_Q, NUMERIC_GOLD),
+        # a side taken after a disclaimer and a comma; zero in two words
+        ("I can't check the latest filing, but as a regulated utility, yes: nearly all "
+         "revenue is regulated.", "Does Orrin Power earn most revenue from regulated "
+         "operations?", "Yes; 96% of revenue is rate-regulated."),
+        ("None outstanding.", "Did Orrin have any long-term debt outstanding?",
+         "No; it had no long-term debt."),
+        # a what-caused question is a text question even when its gold states figures
+        ("Catastrophe losses from storms.", "What caused Orrin Insurance's loss ratio to "
+         "deteriorate?", "Catastrophe losses ($318 million, 4.2 points)."),
+        # the company's words reported: its "cannot be estimated" is no cue
+        ("Orrin says a loss is reasonably possible, but the amount cannot be reasonably "
+         "estimated, so nothing was accrued.", "Has Orrin accrued a loss for the "
+         "environmental claim?", "No; Orrin states it cannot reasonably estimate the loss, "
+         "so no accrual was recorded."),
+        # "what does it identify as its largest ..." asks for a thing, not a number
+        ("The automotive aftermarket is its largest end market.", "What does Orrin "
+         "identify as its largest end market?", "Construction, at about 38% of net sales."),
+        # a named thing with a hedge after it is a (maybe wrong) answer
+        ("I believe it was the Hand Tools segment, though I'm not completely sure of that.",
+         WHICH_Q, WHICH_GOLD),
+        ("Commercial auto. It's Orrin's biggest line, a bit under 40% of premiums.",
+         "What was Orrin Insurance's largest line of business by net premiums written?",
+         "Commercial auto (38% of net premiums written)."),
+        # "not applicable" and its consequence, as the gold says
+        ("Not applicable: Orrin is an insurer with no inventory, so inventory turnover can't "
+         "be computed.", "What was Orrin Insurance's inventory turnover?",
+         "Not applicable: Orrin holds no inventory."),
+        # the open part is a detail (the split), not what was asked (the driver)
+        ("The main driver was heavier markdowns. Gross margin fell 110 bps to 34.2%, but the "
+         "excerpt doesn't quantify how much came from markdowns, so I can't split it.",
+         "What was the main driver of Orrin's gross margin decline?",
+         "Heavier markdowns, partly offset by lower freight."),
+        # a limit on a detail the question did not ask about
+        ("Lower steel costs drove it. I can't quantify each factor's share, though.",
+         DRIVER_Q, DRIVER_GOLD),
     ],
 )  # fmt: skip
 def test_commitments_of_the_question_kind_are_answers(

@@ -36,6 +36,7 @@ sentence it was found in. The cues and exclusions are data, in
 
 from __future__ import annotations
 
+import json
 import re
 import unicodedata
 from collections.abc import Callable
@@ -53,6 +54,7 @@ from pytest_bizbench.scoring.refusal_catalog import (
     GENERIC_REFERENCE_CLAUSE,
     GENERIC_SUBSTITUTE,
     INFO,
+    KINDS,
     LEAD_IN,
     NEGATIVE_GOLD,
     PARTIAL_WORK,
@@ -103,11 +105,13 @@ _CONTRACTIONS = (
     (re.compile(r"'ll\b"), " will"),
     (re.compile(r"\b(it|that|there|what|here|this|who|which)'s\b"), r"\1 is"),
 )
-_MARKUP = re.compile(r"[*_#>`]+|^\s*(?:[-•]|\d+[.)])\s+")
+# a code fence (backticks are straight quotes once normalised) around a placeholder
+_FENCE = re.compile(r"^'''[a-z]*|'''$")
+_MARKUP = re.compile(r"[*_#>`]+|^\s*(?:[-•]|\d+[.)])(?:\s+|$)")
 # a sentence ends at . ! or ? before a space and a capital, not after an initial
-# ("J. Wen") or a common abbreviation ("Inc.", "Co.")
+# ("J. Wen", but "MD&A." ends one) or a common abbreviation ("Inc.", "Co.")
 _SENTENCE = re.compile(
-    r"(?<=[.!?])(?<!\b[A-Z]\.)(?<!\bInc\.)(?<!\bCo\.)(?<!\bCorp\.)(?<!\bLtd\.)"
+    r"(?<=[.!?])(?<!\s[A-Z]\.)(?<!^[A-Z]\.)(?<!\bInc\.)(?<!\bCo\.)(?<!\bCorp\.)(?<!\bLtd\.)"
     r"(?<!\bvs\.)(?<!\bSt\.)(?<!\bMr\.)(?<!\bMs\.)(?<!\bDr\.)[\"')\]]*\s+(?=[^a-z\s])|\n+"
 )
 _CLAUSE = re.compile(
@@ -117,7 +121,10 @@ _CLAUSE = re.compile(
     r"|\s+(?=and (?:there|so|thus|therefore|hence|i|we)\b)"
 )
 # a leading concessive clause ends at its first comma: "although X is not given, Y"
-_SUBORDINATE = re.compile(r"^((?:although|though|even though|while|whereas|despite)\b[^,]*),\s*")
+_SUBORDINATE = re.compile(
+    r"^((?:although|though|even though|while|whereas|despite|because|since|given that)\b[^,]*)"
+    r",\s*"
+)
 # "No, I can't ..." is two clauses: the interjection and what follows it
 _LEADING_YES_NO = re.compile(r"^((?:yes|no))\s*[,;:!-]+\s*")
 _AUX = re.compile(
@@ -131,7 +138,8 @@ _FIGURE = re.compile(r"(?<![\w.])(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?!\w)|(?<!
 _YEAR = re.compile(r"(?:19|20)\d\d")
 _PERIOD = re.compile(r"(?<!\d)((?:19|20)\d\d)(?!\d)|\bfy'?(\d\d)\b")
 _REFERENCE_BEFORE = re.compile(
-    rf"(?:\b(?:{REFERENCE_WORDS}|step|q|h|fy|topic|asc|ias|ifrs)\.?\s*|#|[a-z]-?)$"
+    rf"(?:\b(?:{REFERENCE_WORDS}|step|q|h|fy|topic|asc|ias|ifrs|phase|stage|tier|level|series"
+    r"|class)\.?\s*|#|[a-z]-?)$"
 )
 _REFERENCE_AFTER = re.compile(r"^(?:-[a-z]|st\b|nd\b|rd\b|th\b|-k|-q)")
 # a clause that points at other data instead of answering: "it only reports 2021 ..."
@@ -143,12 +151,15 @@ _POINTING = re.compile(
     r"[^.;]{0,30}\b(?:mentions?|provides?|reports?|shows?|states?|includes?|contains?|gives?"
     r"|lists?|presents?|discloses?|notes?|indicates?|discuss(?:es)?|describes?)\b"
     r"|\b(?:is|are|was|were) (?:only )?(?:mentioned|provided|given|shown|listed|available"
-    r"|disclosed|stated|included|named)\b|\b(?:there|in it|in that|in this)$"
+    r"|disclosed|stated|included|named|reported|presented|detailed|recorded|described)\b"
+    r"|\b(?:there|in it|in that|in this)$"
 )
 _CLAIM = re.compile(
     r"\b(?:is|are|was|were|amounted|amounts|totaled|totalled|totals|reached|rose|fell"
     r"|increased|decreased|grew|declined|equals|equaled|came to|stood at|had|has|did|paid)\b"
 )
+# "..., as a regulated utility, yes": a yes or no after a comma closing a clause
+_ENDS_YES_NO = re.compile(r",\s*(?:yes|no)\W*$")
 # "..., so yes": a yes or no closing a clause
 _CONCLUDES_YES_NO = re.compile(r"\b(?:so|thus|therefore|hence|then|and|answer)\W+(?:yes|no)\W*$")
 # a finite verb of a statement of fact: a claim verb or a past tense
@@ -169,7 +180,10 @@ _WORDED_FIGURE = re.compile(
     r"(?: and a half| point \w+)? (?:percent|per cent|percentage points|million|billion"
     r"|thousand|trillion|hundred|times|dollars|cents)\b"
 )
-_NUMBER = r"[$€£]?\s?\d[\d,]*(?:\.\d+)?\s?(?:%|percent|x|times|million|billion|thousand|m|bn|b|k)?"
+_NUMBER = (
+    r"(?:(?:about|around|roughly|approximately|some|just|nearly|only|the) )?"
+    r"[$€£]?\s?\d[\d,]*(?:\.\d+)?\s?(?:%|percent|x|times|million|billion|thousand|m|bn|b|k)?"
+)
 _BOUND = re.compile(
     r"\b(?:more than|less than|over|under|above|below|at least|at most|upwards of|north of"
     r"|south of|in excess of|greater than|fewer than|up to|exceeding|exceeded|exceeds"
@@ -185,18 +199,35 @@ _NOT_THIS_VALUE = re.compile(
     r"^(?:if(?! (?:i|my) (?:recall|remember|memory))|suppose|supposing|assuming|assume|say"
     r"|imagine)\b|\b(?:for example|for instance"
     r"|e\.g\.|hypothetical\w*|illustrat\w*|industry average|industry norm|most companies)\b"
-    r"|\b(?:typically|generally|usually|often|tends? to|in general|on average)\b.*\b(?:companies"
-    r"|firms|businesses|industry|industries|peers|sector|banks|lenders|automakers|retailers"
-    r"|producers|most|many)\b"
-    r"|\b(?:companies|firms|businesses|industry|industries|peers|sector|banks|lenders|automakers"
-    r"|retailers|producers|most|many)\b.*\b(?:typically|generally|usually|often|tend to"
-    r"|in general|on average)\b"
+    rf"|\b(?:typically|generally|usually|often|tends? to|in general|on average)\b.*\b(?:{KINDS}"
+    r"|industry|industries|sector|most|many)\b"
+    rf"|\b(?:{KINDS}|industry|industries|sector|most|many)\b.*\b(?:typically|generally|usually"
+    r"|often|tends? to|in general|on average)\b"
+)
+# a clause whose subject is a kind of company, not the company asked about
+_GENERIC_SUBJECT = re.compile(
+    rf"^{LEAD_IN}(?:most |many |some |all |other |such |an? |any )?(?:[\w-]+ ){{0,2}}?{KINDS}\b"
+)
+# a request that says the answer waits for it ("I'd need you to share X before I can")
+_NEEDS = re.compile(
+    r"\b(?:need|needs|require|requires|before (?:i|we) can|in order to|to (?:compute|calculate"
+    r"|finish|complete|determine|give you the))\b"
+)
+# words a why-question asks about, not details beside its answer
+_WHY_DETAIL = re.compile(r"drivers?|reasons?|explanation|commentary")
+# "there is segment revenue": what is there, no claim about what was asked
+_EXISTENTIAL = re.compile(r"^there (?:is|are|was|were)\b")
+# a gold answer that itself says the question does not apply
+_PREMISE_GOLD = re.compile(
+    r"\bpremise\b|\bnot (?:applicable|meaningful|relevant|a meaningful|an applicable)\b"
+    r"|\bn/a\b|\bdoes not apply\b"
 )
 # zero in words is a figure: "None.", "Zero"
-_ZERO = re.compile(r"^(?:none|zero|nil)$")
+_ZERO = re.compile(r"^(?:none|zero|nil)(?: (?!of\b)\w+)?$")
 # figures that are no value: dates written with slashes, "100% sure"
 _NOT_A_VALUE = re.compile(
-    r"\b\d{1,2}/\d{1,2}/\d{2,4}\b|\b100 ?%(?= (?:sure|certain|confident|accurate|correct))"
+    r"\b\d{1,2}/\d{1,2}/\d{2,4}\b|\b100 ?%(?= (?:sure|certain|confident|accurate|correct"
+    r"|minus|less))|(?<=\bfrom the )\d+(?:\.\d+)? ?%(?= (?:[\w.]+ ){0,3}statutory\b)"
 )
 _FORMULA = re.compile(
     r"\b(?:divide|divided|dividing|multiply|multiplied|multiplying|times|average of|formula"
@@ -263,8 +294,25 @@ _MODEL_DECLINES = frozenset(
 _WHICH_QUESTION = re.compile(
     r"^(?:which|who|whom|where|what (?:type|kind|sort|category|segment|region|product|business"
     r"|division|unit)s?\b|what (?:is|was|were|are) the (?:main|primary|biggest|largest|key"
-    r"|principal) (?:driver|reason|cause|factor|source|contributor)s?\b)"
+    r"|principal) (?:driver|reason|cause|factor|source|contributor)s?\b"
+    r"|what (?:is|was|were|are) (?:the |its |(?:[\w&.-]+ ){0,3}[\w&.-]+'s )?(?:main|primary"
+    r"|biggest|largest|key"
+    r"|principal|top|leading|dominant|most important|single largest) (?!(?:\w+ )?(?:amount"
+    r"|value|figure|number|total|expense|cost)s?\b))"
 )
+_EXPLAIN_QUESTION = re.compile(
+    r"\b(?:why|describe|explain|summari[sz]e|discuss|what (?:\w+ ){0,3}?(?:risks?|factors?"
+    r"|drivers?|reasons?|challenges?|strateg(?:y|ies)|initiatives?|caused?|drove|led to"
+    r"|contributed)|what (?:does|did) (?:[\w&.'-]+ ){1,4}(?:identify|name|cite|consider|describe"
+    r"|list|see|view|call) as)\b"
+)
+# an explanation question that also asks for an amount stays numeric
+_AMOUNT_ASKED = re.compile(
+    r"\b(?:how much|how many|calculate|compute|round(?:ed)? to|in (?:usd|us\$|\$|millions"
+    r"|billions)|what (?:is|was|were) the (?:\w+ )?(?:amount|value|total))\b"
+)
+# the words that ask which thing: an answer that ends saying this stays open did not answer
+_ASKING = re.compile(r"\b(?:which|who|whom|whether|what|how much|how many)\b")
 _NUMERIC_QUESTION = re.compile(
     r"\b(?:how much|how many|what (?:is|was|were|are) (?:the )?(?:\w+ ){0,6}?(?:amount|ratio"
     r"|margin|rate|value|revenue|income|sales|total|number|percentage|cost|expense|capex"
@@ -302,6 +350,7 @@ class _Clause:
     position: tuple[int, int]
     text: str  # normalised
     sentence: str  # the original sentence
+    norm_sentence: str  # the sentence normalised
 
 
 def normalize(text: str) -> str:
@@ -325,13 +374,16 @@ def detect(
         return Decision(REFUSED, "empty-structural", _cut(provider_refusal))
     if finish_reason is not None and finish_reason.strip().casefold() in FILTERED_STOPS:
         return Decision(REFUSED, "empty-structural", f"finish_reason: {_cut(finish_reason)}")
-    if answer is None or _bare(answer) in PLACEHOLDERS:
+    if answer is None or _bare(answer) in PLACEHOLDERS or _empty_json(answer):
         return Decision(REFUSED, "empty-structural", None)
     clauses = _clauses(answer)
-    hits = _hits(clauses)
+    hits = _hits(clauses, question)
     kind = question_kind(question, gold)
     hit_positions = {hit.position for hit in hits if hit.cls.slug not in _NO_FIGURE_CLASSES}
-    figures = [c.position for c in clauses if c.position not in hit_positions and _answers(c)]
+    asked = frozenset(_FIGURE.findall(normalize(question)))
+    figures = [
+        c.position for c in clauses if c.position not in hit_positions and _answers(c, asked)
+    ]
     figures = _same_period(figures, clauses, hits)
     if figures and gold and kind == "numeric":
         steps_left = [
@@ -355,7 +407,8 @@ def detect(
             )
         ]
     if kind == "numeric" and not any(
-        _states_figure(_commits(c.text)) or _ZERO.match(c.text) for c in clauses
+        _states_figure(_commits(c.text, c.norm_sentence, asked)) or _ZERO.match(c.text)
+        for c in clauses
     ):
         # no committed figure at all for a numeric question (none, or only bounds,
         # ranges, formula constants, examples): no value was given, whatever the
@@ -385,6 +438,7 @@ def detect(
     gold_words = _content_words(gold) - _content_words(question) if kind == "text" else set()
     commitment = _commitment(kind, gold_words, clauses, hits, figures)
     if commitment == DEFINITE and figures and kind != "text":
+        texts = {c.position: c.text for c in clauses}
         after = [
             hit
             for hit in hits
@@ -392,8 +446,15 @@ def detect(
             and not hit.detail_only
             and hit.cls.slug != "rejects-premise"
         ]
-        stopped = [hit for hit in after if hit.cls.stops_work]
-        if stopped:
+        stopped = [
+            hit
+            for hit in after
+            if hit.cls.stops_work
+            or (hit.cls.slug == "asks-input" and _NEEDS.search(texts[hit.position]))
+        ]
+        if stopped and not (gold and _gives_gold_figure(gold, answer, question, kind)):
+            # the work stopped after a step; a stop after the gold's own figure only
+            # leaves out a part ("..., so I can only give you the total")
             return Decision(REFUSED, PARTIAL_WORK.slug, _cut(stopped[-1].sentence))
         missing = [hit for hit in after if hit.cls.slug in _ABSENCE_CLASSES]
         if missing:
@@ -402,28 +463,76 @@ def detect(
             cue = _cut(missing[-1].sentence)
             if not gold:
                 return Decision(UNDETERMINED, PARTIAL_WORK.slug, cue)
-            if not answers.grade("numeric", gold, answer, question).correct:
+            if not _gives_gold_figure(gold, answer, question, kind):
                 return Decision(REFUSED, PARTIAL_WORK.slug, cue)
         gaps = [
             hit
             for hit in hits
             if hit.cls.slug in _GAP_CLASSES and not hit.detail_only and hit.position < max(figures)
         ]
-        if gaps and gold and not answers.grade("numeric", gold, answer, question).correct:
+        if gaps and gold and not _gives_gold_figure(gold, answer, question, kind):
             # the asked value is missing and the figure beside it is not the gold's:
             # a step or another metric, not an answer
             return Decision(REFUSED, gaps[0].cls.slug, _cut(gaps[0].sentence))
+    if commitment in (DEFINITE, CLAIM) and kind == "text":
+        open_end = _open_end(question, clauses, hits)
+        if open_end is not None:
+            return Decision(REFUSED, PARTIAL_WORK.slug, _cut(open_end.sentence))
     if commitment == DEFINITE:
         return Decision(ANSWERED)
-    if commitment == CLAIM and best.cls.slug != "advice-refusal":
+    if commitment == CLAIM and best.cls.slug not in (
+        "advice-refusal",
+        "rejects-premise",
+        GENERIC_SUBSTITUTE.slug,
+    ):
         # a claim beside the cue: an answer to this question? (facts beside a policy
-        # refusal are not)
+        # refusal, a premise rejection or a metric's definition are more of the same)
         return Decision(UNDETERMINED, best.cls.slug, _cut(best.sentence))
     if best.weight >= REFUSE_AT:
         return Decision(REFUSED, best.cls.slug, _cut(best.sentence))
     if best.weight >= UNDECIDED_AT:
         return Decision(UNDETERMINED, best.cls.slug, _cut(best.sentence))
     return Decision(ANSWERED)
+
+
+def _gives_gold_figure(gold: str, answer: str, question: str, kind: str) -> bool:
+    """The answer states the gold, or the first figure of a numeric gold with several
+    ("$14.8 billion, of which $9.6 billion funded"): what it leaves out after that is a
+    part, not the answer. A gold's later figures are often its workings, and a yes/no
+    gold's figures its reasons, so they do not count."""
+    if answers.grade("numeric", gold, answer, question).correct:
+        return True
+    goals = answers.targets(gold) if kind == "numeric" else []
+    return bool(goals) and answers.grade("numeric", goals[0].text, answer, question).correct
+
+
+def _open_end(question: str, clauses: list[_Clause], hits: list[_Hit]) -> _Hit | None:
+    """A text answer that names candidates or steps, then ends saying the asked thing
+    stays open: a stop in the last sentence that speaks of what the question asks
+    (its which/who/what, or two of its words) up to the stop, leaving out the clauses
+    that state figures (those are the answer's steps, not what stays open)."""
+    last = max(c.position[0] for c in clauses)
+    norm_question = normalize(question)
+    asking, topic = set(_ASKING.findall(norm_question)), _content_words(norm_question)
+    for hit in reversed(hits):
+        clause = " ".join(
+            c.text
+            for c in clauses
+            if c.position[0] == hit.position[0]
+            and c.position <= hit.position
+            and not _states_figure(c.text)
+        )
+        if (
+            hit.position[0] == last
+            and hit.position > clauses[0].position  # something came before it
+            and hit.cls.stops_work
+            and (
+                asking & set(_ASKING.findall(clause))
+                or len(topic & set(_WORD.findall(clause))) >= 2
+            )
+        ):
+            return hit
+    return None
 
 
 def is_refusal(text: str | None, question: str = "", gold: str = "") -> bool:
@@ -447,10 +556,17 @@ def _agrees(best: _Hit, hits: list[_Hit], clauses: list[_Clause], gold: str) -> 
     so I can't confirm whether it made any")."""
     if not gold or best.cls.slug not in _ABSENCE_CLASSES or not _negative(gold):
         return False
-    if any(hit.cls.slug in _UNDECIDED for hit in hits):
+    # a premise rejection's consequence ("so it can't be computed") is no indecision
+    undecided = (
+        _UNDECIDED - {"insufficient-info"} if best.cls.slug == "rejects-premise" else _UNDECIDED
+    )
+    if any(hit.cls.slug in undecided for hit in hits):
         return False
     if best.cls.slug == "rejects-premise":
-        return True
+        # a plain "No; it made a loss" does not reject the question's premise
+        return bool(_PREMISE_GOLD.search(normalize(gold))) or any(
+            hit.cls.slug == "rejects-premise" for hit in _hits(_clauses(gold))
+        )
     return any(ABSENT_THING.search(c.text) for c in clauses)
 
 
@@ -461,8 +577,29 @@ def _negative(gold: str) -> bool:
     )
 
 
+def _empty_json(text: str) -> bool:
+    """A JSON object or list with nothing in it: `{"answer": null}`, `{"value": ""}`."""
+    stripped = _FENCE.sub("", normalize(text)).strip()
+    if len(stripped) > 500 or not stripped.startswith(("{", "[")):
+        return False
+    try:
+        value = json.loads(stripped)
+    except ValueError:
+        return False
+    return _holds_nothing(value)
+
+
+def _holds_nothing(value: object) -> bool:
+    if isinstance(value, dict):
+        return all(_holds_nothing(v) for v in value.values())
+    if isinstance(value, list):
+        return all(_holds_nothing(v) for v in value)
+    return value is None or (isinstance(value, str) and _bare(value) in PLACEHOLDERS)
+
+
 def _bare(text: str) -> str:
-    return normalize(text).strip(" \t\n.,;:!\"'*_")
+    """The text without edge punctuation and a code fence around it (```json {} ```)."""
+    return _FENCE.sub("", normalize(text)).strip(" \t\n.,;:!\"'*_")
 
 
 def _cut(text: str) -> str:
@@ -487,21 +624,40 @@ def _clauses(answer: str) -> list[_Clause]:
             for piece in _SUBORDINATE.split(clause, maxsplit=1)
         ]
         for j, part in enumerate(p for p in parts if p):
-            result.append(_Clause((i, j), part, sentence))
+            result.append(_Clause((i, j), part, sentence, text))
     return result
 
 
-def _hits(clauses: list[_Clause]) -> list[_Hit]:
+def _hits(clauses: list[_Clause], question: str = "") -> list[_Hit]:
+    """The cues found at clause starts. A limitation about a detail ("the segment split
+    is not given") is marked `detail_only` unless the question asks about that detail."""
+    asked = normalize(question)
+    why = bool(_EXPLAIN_QUESTION.search(asked))  # a why-question asks for the reasons
     last_sentence = max((c.position[0] for c in clauses), default=0)
+    # sentences that report the company's own words: their later clauses are its words
+    reported = {
+        c.position[0]
+        for c in clauses
+        if c.position[1] == 0 and EXCLUSIONS["reported-speech"].match(c.text)
+    }
     hits = []
     for clause in clauses:
         if EXCLUSIONS["bare-apology"].match(clause.text):
             continue
+        if clause.position[0] in reported and clause.position[1] > 0:
+            continue
+        # "it was Tallow Ridge, though I'm not sure": a hedge on what was just said
+        hedged = clause.position > clauses[0].position and EXCLUSIONS["hedge"].search(clause.text)
         index = clause.position[0]
         place = FIRST if index == 0 else LAST if index == last_sentence else MIDDLE
-        detail_only = bool(EXCLUSIONS["detail-only"].search(clause.text))
+        detail_only = any(
+            m.group() not in asked and not (why and _WHY_DETAIL.fullmatch(m.group()))
+            for m in EXCLUSIONS["detail-only"].finditer(clause.text)
+        )
         for cls, patterns in _PATTERNS:
             if cls.slug == "capability" and EXCLUSIONS["role-opener"].match(clause.text):
+                continue
+            if cls.slug == "inability" and hedged:
                 continue
             if cls.slug == "redirect" and _states_figure(_commits(clause.text)):
                 continue  # a figure with its source: a pointer, not a redirect
@@ -515,12 +671,15 @@ def _hits(clauses: list[_Clause]) -> list[_Hit]:
 
 def question_kind(question: str, gold: str) -> str:
     """`yes-no`, `numeric`, `text`, or `any` when neither question nor gold says. A
-    question that asks which thing ("which segment ...", "what type of ...") is `text`
-    even when its gold adds a figure."""
+    question that asks which thing ("which segment ...", "what type of ...") or asks
+    for an explanation ("why ...", "what risks ...") is `text` even when its gold adds
+    a figure."""
     norm_gold, norm_question = normalize(gold), normalize(question)
     if _YES_NO.match(norm_gold) or (not gold and _AUX.match(norm_question)):
         return "yes-no"
-    if _WHICH_QUESTION.match(norm_question):
+    if _WHICH_QUESTION.match(norm_question) or (
+        _EXPLAIN_QUESTION.search(norm_question) and not _AMOUNT_ASKED.search(norm_question)
+    ):
         return "text"
     if gold:
         return "numeric" if _states_figure(norm_gold) else "text"
@@ -543,7 +702,12 @@ def _commitment(
     declined = {hit.position for hit in hits if hit.cls.slug in _MODEL_DECLINES}
     if kind in ("yes-no", "any") and any(
         c.position not in cued
-        and (_YES_NO.match(c.text) or _SAYS_YES_NO.search(c.text))
+        and (
+            _YES_NO.match(c.text)
+            or _SAYS_YES_NO.search(c.text)
+            or _ENDS_YES_NO.search(c.text)
+            or _ZERO.match(c.text)
+        )
         and (c.position[0], c.position[1] + 1) not in declined  # "no, i cannot say"
         for c in clauses
     ):
@@ -553,7 +717,9 @@ def _commitment(
     # one shared word may be chance ("lower", "defense"); two name the gold's answer
     named = min(2, len(gold_words))
     if gold_words and any(
-        c.position not in cued and len(gold_words & set(_WORD.findall(c.text))) >= named
+        c.position not in cued
+        and not _about_companies_in_general(c.text)
+        and len(gold_words & set(_WORD.findall(c.text))) >= named
         for c in clauses
     ):
         return DEFINITE
@@ -565,10 +731,17 @@ def _commitment(
         and _CLAIM.search(c.text)
         and not _HEDGE.search(c.text)
         and not _POINTING.search(c.text)
+        and not _EXISTENTIAL.match(c.text)
         for c in clauses
     ):
         return CLAIM
     return None
+
+
+def _about_companies_in_general(text: str) -> bool:
+    """A clause about companies in general ("under ASC 606, companies recognize ...",
+    "most banks typically ..."): its words name nothing about this company."""
+    return bool(_NOT_THIS_VALUE.search(text) or _GENERIC_SUBJECT.match(text))
 
 
 def _takes_a_side(clauses: list[_Clause]) -> bool:
@@ -577,6 +750,7 @@ def _takes_a_side(clauses: list[_Clause]) -> bool:
         _YES_NO.match(c.text)
         or _SAYS_YES_NO.search(c.text)
         or _CONCLUDES_YES_NO.search(c.text)
+        or _ZERO.match(c.text)
         or (bool(_FINITE.search(c.text)) and not _HEDGE.search(c.text))
         for c in clauses
     )
@@ -591,19 +765,24 @@ def _content_words(gold: str) -> set[str]:
     }
 
 
-def _answers(clause: _Clause) -> bool:
+def _answers(clause: _Clause, asked: frozenset[str] = frozenset()) -> bool:
     """A clause that commits to a figure and does not point at other data instead."""
-    return _states_figure(_commits(clause.text)) and not _POINTING.search(clause.text)
+    return _states_figure(
+        _commits(clause.text, clause.norm_sentence, asked)
+    ) and not _POINTING.search(clause.text)
 
 
-def _commits(text: str) -> str:
+def _commits(text: str, sentence: str = "", asked: frozenset[str] = frozenset()) -> str:
     """The clause without the figures that commit to nothing: all of them in an
     example or a statement about companies in general, bounds ("more than $1
-    billion"), ranges ("20-25%"), a formula's constants ("x 100", "/ 2")."""
-    if _NOT_THIS_VALUE.search(text):
+    billion"), ranges ("20-25%", "at least 13-14 months"), a formula's constants ("x 100",
+    "/ 2", "(365 for a full year)": a formula anywhere in the sentence)."""
+    if _NOT_THIS_VALUE.search(text) or _GENERIC_SUBJECT.match(text):
         return ""
-    text = _RANGE.sub(" ", _BOUND.sub(" ", _NOT_A_VALUE.sub(" ", text)))
-    return _CONSTANT.sub(" ", text) if _FORMULA.search(text) else text
+    if asked:  # the question's own figures ("more than 10%?") commit to nothing
+        text = _FIGURE.sub(lambda m: " " if m.group() in asked else m.group(), text)
+    text = _BOUND.sub(" ", _RANGE.sub(" ", _NOT_A_VALUE.sub(" ", text)))
+    return _CONSTANT.sub(" ", text) if _FORMULA.search(sentence or text) else text
 
 
 def _same_period(

@@ -33,7 +33,8 @@ SOURCE = (
     r"|filing|filings|report|reports|10-k|10-q|8-k|statement|statements|page|pages|snippet"
     r"|snippets|extract|extracts|material|materials|source|sources|evidence|information|data"
     r"|disclosure|disclosures|notes|table|tables|section|sections|content|record|records"
-    r"|it|they|them)"
+    r"|chunk|chunks|portion|portions|pdf|pdfs|transcript|transcripts|attachment|attachments"
+    r"|file|files|upload|uploads|it|they|them)"
 )
 NEG = r"(?:does not|do not|did not|cannot|could not|fails? to|failed to|never|will not|has not)"
 ADV = r"(?:(?:appear|seem) to |actually |explicitly |specifically |directly |clearly |itself )?"
@@ -52,6 +53,7 @@ SHOWN = (
     r"|identified|separated|split out|discussed|addressed|covered|published|captured"
     r"|spelled out|spelt out|indicated|revealed|contained|present|visible|known|made"
     r"|released|filed|issued|out yet|yet available|shared|supplied|attached|sent|named"
+    r"|reproduced|printed|copied|readable|legible|accessible|extractable|parsable"
     r"|brought up|raised|referenced|cited|noted|touched on|dealt with|talked about"
     r"|there|here)"
 )
@@ -65,7 +67,8 @@ ANSWER = (
     r"|help|assist|speculate|guess|venture|hazard|commit to|finalize|finalise|conclude"
     r"|recommend|advise|suggest|endorse|predict|forecast|foresee|project|check|look up"
     r"|look into|name|recall|remember|pin down|weigh in|settle|access|see|pull|close"
-    r"|wrap up)"
+    r"|wrap up|explain|describe|list|outline|summari[sz]e|detail|elaborate on|turn (?:\w+ )?into"
+    r"|convert)"
 )
 MODEL_CANNOT = (
     r"(?:cannot|can not|could not|am unable to|are unable to|was unable to|were unable to"
@@ -77,12 +80,12 @@ DETERMINED = (
     r"(?:determined|calculated|computed|answered|derived|established|ascertained|inferred"
     r"|assessed|confirmed|verified|identified|quantified|known|completed|finished|worked out"
     r"|estimated|found|stated|given|provided|finalized|finalised|concluded|pinned down"
-    r"|settled|resolved|decided|checked|named)"
+    r"|settled|resolved|decided|checked|named|read(?: off)?|gleaned|deduced|extracted|told)"
 )
 INFO = (
     r"(?:information|data|details?|figures?|numbers?|values?|amounts?|mention|disclosure"
     r"|breakdown|reference|record|indication|specifics|context|evidence|inputs?|visibility"
-    r"|statements?|discussion|guidance|commentary|word)"
+    r"|statements?|discussion|guidance|commentary|word|basis|grounds)"
 )
 # what a sentence may open with before its cue: discourse words, an apology, a
 # prepositional or participial phrase closed by a comma
@@ -92,14 +95,32 @@ LEAD_IN = (
     r"|to be clear|to be honest|to summari[sz]e|as such|note|hmm|well|ok|okay|sorry"
     r"|apologies|my apologies|i am sorry|i apologi[sz]e|i am afraid|afraid"
     r"|i regret that|answer|response|final answer|short answer|which|it (?:seems|appears)(?: that)?"
+    r"|consequently|accordingly|as a result|for (?:that|this|these) reasons?|in that case"
+    r"|otherwise|admittedly|realistically|either way|in any case|in other words|put simply"
+    r"|because|since|given that"
     r"|(?:it )?(?:seems|appears) that)\b[\s,:;.!-]*"
-    r"|(?:based on|according to|from|in|within|looking at|having reviewed|after reviewing"
+    r"|(?:based on|according to|from|in|within|under|per|across|looking at|having reviewed"
+    r"|after reviewing"
     r"|reviewing|given|with|without|as of|for|on|regarding|as for|as to|while|although"
     r"|though|since|because|even though|despite|to|as far as|to my knowledge|to the best of"
-    r"|at this time|at the moment|currently|right now|for now)\b"
-    r"(?:[^,;:]{0,80}[,;:]\s*|[^,;:]{0,80}? (?=(?:i|we|you|one) )))*"
+    r"|at this time|at the moment|currently|right now|for now|\w+ing)\b"
+    r"(?:[^,;:]{0,120}[,;:]\s*"
+    r"|[^,;:]{0,80}? (?=(?:i|we|you|one|there|it (?:is|was|would|seems|appears|remains)) )))*"
 )
 
+# an adverb between a modal and its verb: "I would also need"
+STILL = r"(?: also| still| first| additionally| then| further| really)?"
+# kinds of company: a statement about them is about companies in general
+_KIND = (
+    r"(?:compan|firm|issuer|business|bank|retailer|insurer|lender|manufacturer|operator|peer"
+    r"|producer|utilit|carrier|airline|homebuilder|builder|reit|seller|maker|designer|developer"
+    r"|chain|entit|organi[sz]ation|registrant|player|miner|shipper|automaker|biotech|chipmaker"
+    r"|distributor|wholesaler|brand)"
+)
+KINDS = (
+    rf"(?:{_KIND}(?:s|es|ies)"
+    rf"|(?:an?|any|every|each|a typical) (?:[\w-]+ ){{0,2}}?{_KIND}(?:y|e)?)"
+)
 # a noun phrase opening a clause: the asked figure, up to 16 words
 NP = r"(?:[\w$%&'./(),-]+ ){0,16}?"
 # a short noun phrase (terse answers: "Receivables not provided")
@@ -139,16 +160,21 @@ INABILITY = CueClass(
     "The model says it cannot or will not give the figure (first person). It declines "
     "without saying why; the commonest closed-book non-answer after cutoff.",
     (
+        rf"{ME} (?:only )?wish (?:{ME} )?could\b",
+        r"[^.;]{0,100}? (?:is|are|was|were) (?:\w+ )?(?:not possible|impossible|not feasible"
+        r"|infeasible|beyond me) for (?:me|us)\b",
         rf"{ME} (?:\w+ )?{MODEL_CANNOT} (?:\w+ )?{ANSWER}",
-        rf"{ME} (?:do|did) not (?:\w+ )?(?:know|have (?:a |an |any )?(?:\w+ )?(?:answer|figure"
-        rf"|number|value|way|means|the (?:\w+ )?(?:figure|number|value|{INFO})|{INFO}))",
+        rf"{ME} (?:do|did) not (?:\w+ )?(?:know|recall|remember|have (?:a |an |any )?(?:\w+ )?"
+        rf"(?:answer|figure|number|value|way|means|the (?:\w+ )?(?:figure|number|value|{INFO})"
+        rf"|{INFO}))",
         rf"{ME} have no (?:\w+ )?(?:way|means|answer|figure|number|idea|{INFO})",
+        rf"{ME} (?:\w+ )?(?:do|did) not (?:\w+ )?(?:know|recall|remember)\b",
         rf"{ME} (?:am|are) (?:unable|not able) to",
         rf"(?:unable|not able) to (?:\w+ )?{ANSWER}",
         rf"no idea\b|(?:cannot|can not) (?:\w+ )?{ANSWER}\b|not sure\s*[.!]?$"
         r"|who (?:knows|can say)\b",
         rf"not (?:something|a (?:detail|figure|number|thing|question)|{INFO}) (?:that )?{ME}"
-        r" (?:can|could|am able to|would|know)\b",
+        r" (?:can|could|am able to|would|know|will|shall)\b",
         rf"(?:{NP}(?:is|are|was|were) )?(?:not )?(?:something|a (?:detail|figure|number|thing"
         rf"|question)|information|{INFO}) (?:that )?{ME} (?:{MODEL_CANNOT}|have no|do not|did not"
         r"|lack|am not|know nothing)",
@@ -166,7 +192,10 @@ INABILITY = CueClass(
         rf"{NP}(?:is|are|was|were) not (?:\w+ ){{0,3}}?(?:that )?{ME}"
         r" (?:can|could|am able|would)\b",
         rf"(?:\w+ ){{0,6}}?{ME} (?:have to|must|will have to|need to|am going to|will|would|shall)"
-        r" (?:pass|decline|refrain|abstain|skip|sit this)",
+        r" (?:pass|decline|refrain|abstain|skip|sit (?:this|that))",
+        # the asked thing fronted: "what share it made up I can't say"
+        rf"(?:what|which|whether|how much|how many|who|where|when|why)\b[^.;]{{0,80}}? {ME}"
+        rf" (?:\w+ )?(?:{MODEL_CANNOT} (?:\w+ )?{ANSWER}|do not know|am not sure|have no idea)\b",
         rf"{ME} would (?:only |just |merely )?be (?:guessing|speculating"
         r"|making (?:it|this|that) up)",
         rf"{ME} (?:will|would|shall) not\s*$",
@@ -197,6 +226,8 @@ SOURCE_ABSENCE = CueClass(
         rf"all (?:that )?{ME} (?:have|had|was given|were given|got|can see|see|was shown"
         r"|were shown) (?:is|are|was|were)\b",
         rf"only (?:the )?(?:[\w&'-]+ ){{0,4}}(?:is|are|was|were) (?:{SHOWN}|covered)\b",
+        rf"only (?:the )?[^.;]{{0,100}}? (?:made it|was included|were included|came through"
+        rf"|got through|was captured|were captured) (?:into |in )?{SOURCE}",
         rf"{SOURCE} (?:\w+ ){{0,3}}?(?:is|are|was|were) (?:ambiguous|unclear|vague|inconclusive"
         r"|incomplete)\b",
         rf"{SOURCE} (?:\w+ ){{0,3}}?(?:lacks?|lacked|is missing|are missing|omits?|omitted"
@@ -205,16 +236,25 @@ SOURCE_ABSENCE = CueClass(
         rf"{SOURCE} (?:\w+ ){{0,3}}?(?:makes?|made|gives?|has|have|had|contains?|includes?"
         r"|provides?|offers?|reports?|lists?|shows?|discloses?|mentions?|records?|states?"
         r"|presents?) (?:no|none|nothing|not any)\b",
+        rf"nothing (?:about|on|regarding|concerning|covering) [^.;]{{0,60}}? (?:in|within|from)"
+        rf" {SOURCE}",
+        rf"no (?:[\w&'-]+ ){{0,2}}?(?:{INFO}|explanation|discussion) (?:attributing|explaining"
+        r"|about|regarding|on|for|behind)\b",
         rf"nothing (?:in|within|on|from) (?:the |this |these |those |any )?(?:[\w-]+ ){{0,3}}?"
         rf"(?:{SOURCE})",
         rf"nothing (?:(?:that )?{ME} (?:was|were|have been|have|had) (?:given|shown|provided|sent"
         r"|seen|read)|(?:\w+ ){0,3}?(?:here|provided|given|shared|supplied)) (?:\w+ )?(?:speaks?"
         r"|mentions?|address(?:es)?|covers?|says|touch(?:es)?|discuss(?:es)?|refers?|relates?"
         r"|gives?|shows?|provides?|states?|bears?)\b",
+        r"nothing (?:that |which )?(?:\w+ )?(?:speaks?|mentions?|address(?:es)?|covers?|says"
+        r"|touch(?:es)?|discuss(?:es)?|refers?|relates?|gives?|shows?|provides?|states?|bears?"
+        r"|deals?)\b",
         rf"{SOURCE} [^.;]{{0,80}}?\b(?:says|mentions|states|discloses|gives|shows|provides"
         r"|contains|includes|reports|offers) (?:nothing|no (?:\w+ )?(?:mention|word|detail"
         r"|information|data|figures?))\b",
         rf"{SOURCE} [^.;]{{0,80}}? (?:and|but|yet) (?:\w+ )?{NEG} {ADV}(?:\w+ )?{SHOW}\b",
+        rf"{ME} (?:do|did) not (?:think|believe) (?:that )?{SOURCE} (?:\w+ ){{0,3}}?{SHOW}",
+        rf"{ME} (?:can |could )?only (?:see|have|had|got|found|was given|were given|received)\b",
         rf"what {ME} (?:could not|cannot|did not|do not|was unable to|am unable to) (?:\w+ )?"
         r"(?:find|see|locate|spot|get)\b",
         rf"{SOURCE} (?:\w+ ){{0,3}}?(?:only )?(?:covers?|includes?|contains?|shows?|discuss(?:es)?"
@@ -251,6 +291,7 @@ PASSIVE_UNAVAILABILITY = CueClass(
     "The figure itself is the subject: 'FY2019 revenue isn't given here'. No model, no "
     "source named, but the answer says the value is not available.",
     (
+        rf"{SHORT_NP}(?:not|nowhere) (?:in|within|on|part of) (?:the |this |these |any )?{SOURCE}",
         rf"{NP}(?:is|are|was|were|has|have|had|remains?|appears?|seems?)"
         rf" (?:been |to be |to have been )?(?:not|nowhere|never|neither) (?:\w+ )?(?:{SHOWN})\b",
         rf"{NP}(?:is|are|was|were|has|have|had) (?:not yet|yet to be) (?:been )?(?:{SHOWN})\b",
@@ -282,9 +323,15 @@ INSUFFICIENT_INFO = CueClass(
     "There is not enough information to work the answer out; it cannot be determined. "
     "Impersonal, no model and no source named.",
     (
+        rf"{ME} (?:do not|did not) (?:think|believe) (?:{ME} )?(?:have|had|got) (?:enough"
+        r"|sufficient|adequate)\b",
+        rf"{ME} (?:do not|did not) (?:have|get) (?:enough|sufficient|adequate) (?:\w+ )?"
+        rf"(?:{INFO}|to go on)\b",
+        rf"{SHORT_NP}(?:incomplete|undetermined|unknown|not computable|not calculable"
+        r"|indeterminate)\s*[.!]?$",
         rf"(?:there (?:\w+ ){{0,2}}?(?:is|are|was|were|be)|this is|that is|it is)"
-        rf" (?:not|no|insufficient|inadequate|limited|too little) (?:\w+ )?(?:enough |sufficient"
-        rf" |adequate )?(?:\w+ )?{INFO}",
+        rf" (?:an? )?(?:not|no|insufficient|inadequate|limited|too little) (?:\w+ )?"
+        rf"(?:enough |sufficient |adequate )?(?:\w+ )?{INFO}",
         rf"{NP}(?:is|are|was|were|remains?) (?:not |still )?{NOT_DERIVABLE}",
         rf"(?:[\w$%&'./-]+ ){{0,6}}?not {NOT_DERIVABLE}",
         r"there is no (?:\w+ )?(?:way|means|basis|grounds?)\b",
@@ -302,12 +349,19 @@ INSUFFICIENT_INFO = CueClass(
         rf"{DETERMINED}",
         rf"(?:it is|it would be|it was) (?:not possible|impossible|not feasible) to (?:\w+ )?"
         rf"{ANSWER}",
-        rf"(?:\w+ ){{0,3}}(?:would|will|\w+ would) (?:need|require)s? (?:more|additional|further"
-        rf"|the|other|access to|both|[\w-]+ (?:{INFO}))",
+        rf"(?:\w+ ){{0,3}}(?:would|will|\w+ would){STILL} (?:need|require)s? (?:more|additional"
+        rf"|further|the|other|access to|both|[\w-]+ (?:{INFO}))",
+        rf"{ME} (?:would|will){STILL} (?:need|require|want|have to see|have to have) (?!to\b)\w+",
+        rf"{NP}(?:is|are|was|were|remains?) (?:\w+ )?(?:hard|difficult|impossible|tough|tricky)"
+        r" to (?:say|tell|know|determine|pin down|judge|gauge|establish|confirm|call)\b",
         r"(?:unanswerable|not answerable|indeterminate|undeterminable|undetermined"
         r"|inconclusive)\b",
         rf"{NP}(?:is|are|was|were|remains?) inconclusive\b",
         r"there (?:is|was) not (?:enough|sufficient)\b",
+        r"(?:which|that|this|it|these|those) (?:is|was|are|were) (?:not|in) ?(?:enough|sufficient"
+        r"|adequate)\b",
+        r"(?:(?:it is|that is|this is|it was) )?(?:(?:really|very|quite|too) )?(?:hard|difficult"
+        r"|impossible|tough|tricky) to (?:say|tell|know|determine|pin down|judge|gauge)\b",
         rf"(?:unclear|uncertain|not clear|no (?:\w+ )?{INFO}(?: available| given| provided)?)"
         r"\s*[.!]?$",
         r"(?:it is|this is|that is|it remains|which is) (?:\w+ )?(?:unclear|not clear|uncertain"
@@ -328,7 +382,11 @@ CUTOFF = CueClass(
     (
         r"my (?:\w+ )?(?:knowledge|training|information|data) (?:does not|do not|did not|may not"
         r"|might not) (?:\w+ )?(?:extend|go|reach|cover|include|run)",
-        rf"{ME} (?:lack|do not have|have no|am missing) (?:access to )?(?:any )?(?:real-time"
+        rf"{NP}(?:came out|(?:was|were) (?:published|released|filed|issued)|appeared)"
+        r" (?:\w+ )?after my\b",
+        rf"{NP}(?:postdates?|post-dates?|(?:is|are) (?:more recent|newer|later) than)"
+        r" (?:\w+ ){0,3}?(?:my|what (?:i|we)|the (?:information|data|knowledge) (?:i|we))\b",
+        rf"{ME} (?:lack|do not have|have no|am missing) (?:access to )?(?:any |an? )?(?:real-time"
         r"|real time|live|current|up-to-date|recent|latest|newer|the latest|the most recent)",
         r"(?:my|the) (?:\w+ )?(?:training|knowledge|data|information)(?: data)?(?: \w+){0,3}?"
         r" (?:cut-?off|cut off|ends?"
@@ -348,8 +406,11 @@ CUTOFF = CueClass(
         r"(?:to|up to|through|until|as of|from)\b",
         rf"{ME} (?:only )?(?:have|possess|know) (?:\w+ )?(?:information|data|knowledge|training"
         r" data|filings|figures|results) (?:through|up to|until|as of|from before|prior to|to)\b",
+        rf"{ME} (?:do|did) not (?:think|believe) (?:that )?my (?:\w+ )?(?:knowledge|training"
+        r"|information|data)(?: data)? (?:\w+ )?(?:covers?|includes?|extends?|reaches|goes|has"
+        r"|contains?|runs)\b",
         r"(?:this|that|the \w+|fy ?\d+|\d{4}) (?:\w+ ){0,3}(?:is|was|are|were|falls?) (?:after"
-        r"|beyond|outside|past) my\b",
+        r"|beyond|outside|past) (?:where |what )?my\b",
     ),
 )
 
@@ -369,7 +430,7 @@ CAPABILITY = CueClass(
         r"|have no ability to|have no way to|have no way of|do not have the ability to|have no"
         r" means of) (?:\w+ )?(?:brows|access|open|search|retriev|view|read"
         r"|look\w*(?: \w+)? up|pull"
-        r"|fetch|download|query|connect|see)\w*(?! to be)",
+        r"|fetch|download|query|connect)\w*(?! to be)",
         rf"{ME} (?:do not|does not|have|has) (?:have )?(?:no |any )?(?:\w+ )?(?:browsing|internet"
         r"|web|database|file|search|retrieval|lookup) (?:access|capabilit\w+|abilit\w+|tools?"
         r"|connection|plugins?)",
@@ -386,16 +447,28 @@ REDIRECT = CueClass(
     "Sends the user elsewhere (the 10-K, investor relations, a data provider) instead of "
     "giving the figure. With a committed figure it is only a pointer and does not count.",
     (
+        rf"{NP}(?:is|are|would be|will be) (?:the|a) (?:better|best|right|safer|surer) (?:route"
+        r"|place|bet|option|source|way|path|resource)\b",
+        rf"{NP}(?:is|are) (?:\w+ )?(?:easiest|easier|best|simplest|quickest) (?:to )?(?:confirm"
+        r"|check|find|verify|see|look up|get)\b",
+        rf"{NP}(?:shows? up|appears?|(?:is|are) (?:shown|found|listed|given|broken out)) (?:\w+ )?"
+        rf"(?:in|on|within|under) (?:the|its|their|a|an) (?:[\w'&-]+ ){{0,4}}?{DOC}\b",
+        rf"(?:grab|pull up|open|download|get|read|fetch) (?:[\w'&.-]+ ){{0,5}}?(?:{DOC}|annual"
+        r" report)\b",
+        r"look (?:[\w'&-]+ ){1,3}up\b",
+        rf"[^.;]{{0,120}}?\b(?:so|or|and|then) (?:just )?(?:check|consult|look (?:at|up|in)|see"
+        rf"|visit|review|refer to) (?:the|its|their|a|an|[\w&.-]+'s) (?:[\w'&-]+ ){{0,6}}?{DOC}\b",
         r"(?:you|one|the reader|the user|investors) (?:\w+ )?(?:would|should|can|could|may"
         r"|might|will|need to|ought to)? ?(?:want to |need to |wish to |be able to |have to )?"
         r"(?:check|consult|refer to|look (?:at|up|in)|review|see|visit|search|pull|access"
         r"|obtain|find)\b",
         r"(?:check|consult|refer to|look (?:at|up|in)|review|see|visit|search|try) (?:[\w'&.-]+ )"
-        r"{0,5}?(?:10-k|10-q|filing|filings|annual report|report|website|site|investor|sec|edgar"
+        r"{0,7}?(?:10-k|10-q|filing|filings|annual report|report|website|site|investor|sec|edgar"
         r"|financial statements|statements|terminal|provider|database|source|release|documents?"
-        r"|disclosures?|notes?|proxy)\b",
+        r"|disclosures?|notes?|footnotes?|md&a|proxy)\b",
         rf"{NP}(?:is|are|would be|may be|might be) (?:\w+ )?(?:best|better|most reliably)"
-        r" (?:checked|verified|found|obtained|confirmed|sourced|looked up|answered)",
+        r" (?:checked|verified|found|obtained|confirmed|sourced|looked up|answered|discussed"
+        r"|addressed|handled|directed|raised|taken up|put)",
         rf"{ME} (?:would |do |strongly )?(?:recommend|suggest|advise|encourage)\w* (?:\w+ )?"
         r"(?:checking|consulting|reviewing|looking|referring|visiting|that you|you|the|its"
         r"|reading|going)",
@@ -418,8 +491,11 @@ REDIRECT = CueClass(
         r"|provider|edgar)s? (?:\w+ ){0,3}(?:publishes|posts|lists|has|carries|provides|shows"
         r"|contains|reports|includes|will have|should have) (?:it|this|that|these|those|the"
         r" (?:\w+ )?(?:figure|number|data|details|information|breakdown|answer|table))\b",
-        r"(?:which|this|that|it|there) is (?:where|(?:the|a good|the right|the best)"
-        r" (?:\w+ )?(?:place|source)) (?:to|you|one) (?:\w+ )?(?:look|check|find|go|see)",
+        r"(?:which|this|that|it|there|those|these|they) (?:is|are) (?:where|(?:the|a good|the right"
+        r"|the best|good) (?:\w+ )?(?:places?|sources?)) (?:to|you|one) (?:\w+ )?(?:look|check|find"
+        r"|go|see|confirm|verify)",
+        rf"{ME} (?:would|will) (?:look|check|start) (?:at|in|with)"
+        rf" (?:the|its|their|a|an|[\w&.-]+'s) (?:[\w'&-]+ ){{0,5}}?{DOC}\b",
         r"(?:[\w$%&'./-]+ ){0,10}?(?:is|are|gets?|get) (?:\w+ )?(?:disclosed|reported|public"
         r"|available|listed"
         r"|published|announced|posted|shown|presented|found|covered|documented|detailed)"
@@ -433,6 +509,8 @@ REDIRECT = CueClass(
         r"|official) (?:\w+ )?(?:source|resource|place|reference)\b",
         rf"(?:that|this|it|the \w+) (?:would|will|should) be (?:on|in) the (?:[\w'&-]+ ){{0,4}}?"
         rf"{DOC}\b",
+        rf"{NP}(?:is|are|would be|will be) (?:your|the) (?:best|safest|most reliable|surest"
+        r"|quickest) (?:bet|option|source|place|route)\b",
         r"(?:your|the|a) (?:best|safest|most reliable|surest|quickest) (?:bet|option|source|course"
         r"|place|route)\b",
         rf"{NP}(?:10-k|10-q|filing|annual report|report|statements?|release|website|page|edgar)"
@@ -457,7 +535,7 @@ REDIRECT = CueClass(
         r"(?:[\w'&-]+ ){0,6}?(?:10-k|10-q|filing|report|statements?|statement of [\w ]{3,30}"
         r"|proxy|note|website|release|edgar|schedule|database|site|page|terminal)"
         r" (?:would|will|should) (?:show|list|disclose|report|give|have|contain|include|tell"
-        r"|confirm|name|identify|state|mention|carry)\b",
+        r"|confirm|name|identify|state|mention|carry|answer|settle|cover|address)\b",
         r"(?:check|consult|refer to|look at|review|see|visit) (?:the|its|their|a|an|your)"
         r" (?:\w+ ){0,4}(?:10-k|10-q|filing|annual report|website|investor|sec|edgar"
         r"|financial statements|terminal|provider|database|source)",
@@ -510,10 +588,20 @@ ADVICE_REFUSAL = CueClass(
     "advice-refusal",
     "Declines on policy: no investment advice, no recommendation to buy or sell.",
     (
+        rf"{ME} (?:am going to|will|would|must|need to|have to|prefer to|want to) (?:stay out of"
+        r"|steer clear of|avoid|refrain from)\b[^.;]{0,80}\b(?:advice|recommendations?|investment"
+        r"|buy|sell)",
+        rf"{NP}(?:advisor|adviser|professional|planner|broker)s? (?:would|will|can|could|may"
+        r"|might) (?:be (?:a |the )?(?:better|more appropriate|right|best)|help|walk|advise"
+        r"|guide|talk)\b",
+        rf"{ME} (?:do not|never|will not|would not) (?:weigh in|comment|opine"
+        r"|give (?:an )?opinions?) (?:on|about) whether\b",
+        rf"{NP}(?:is|are) (?:an? |your )?(?:investment|personal|financial|portfolio) (?:call"
+        r"|decision|judgm?ent|question|choice)\b",
         rf"{ME} (?:\w+ )?{MODEL_CANNOT} (?:\w+ )?(?:give|provide|offer|make|tell you whether"
         r"|tell you if|recommend|advise|say whether)(?: you)? (?:\w+ )?(?:personal|personali[sz]ed"
         r"|individual|financial|investment|legal|tax|buy|sell|whether|if|a recommendation"
-        r"|recommendations|advice)",
+        r"|recommendations|advice|guidance|opinions?|views?|suitab\w+)",
         rf"{ME} (?:am|are) not (?:a |your |an |able to act as )?(?:\w+ )?(?:financial|investment"
         r"|licensed|registered|certified|legal|tax) (?:advisor|adviser|professional|planner"
         r"|lawyer|counsel)",
@@ -583,8 +671,14 @@ GENERIC_REFERENCE = (
     r"|generally|normally|often|most likely|almost certainly) (?:be |is |are |was |were )?"
     r"(?:\w+ )?(?:a|an|one of|some|among|any|either)\b"
     r"|(?:it |that |this )?(?:could|might|may) be (?:any|one) of\b"
+    r"|(?:[\w'-]+ ){0,4}?(?:probably|likely|possibly|perhaps|maybe) (?:sometime|some time"
+    r"|somewhere|around|about)\b"
     r"|most (?:[\w'-]+ ){0,3}?(?:companies|firms|issuers|businesses|banks|retailers|peers"
     r"|manufacturers|of them)\b"
+    r"|(?:which|what|how|whether)\b[^.;]{0,80}\bdepends? (?:\w+ )?on (?:each|every|the individual"
+    r"|individual|the specific|specific|the particular)\b"
+    rf"|(?:[\w'-]+ )?{KINDS} (?:that|which|who|like|such as|in)\b[^.;]{{0,80}}?"
+    r"\b(?:usually|typically|generally|often|commonly|frequently|normally|tend to|tends to)\b"
     r"|(?:[\w'-]+ ){0,4}?(?:typically|usually|generally|often|frequently|commonly|normally"
     r"|tend to|tends to)\b"
 )
@@ -623,6 +717,11 @@ PARTIAL_WORK = CueClass(
     "Computes part of the answer and stops: 'average PP&E is $267.5M; without revenue I "
     "can't finish'. The figures are steps, not the result, so it is not an attempt.",
     (
+        rf"{NP}(?:is|are) the (?:\w+ )?(?:piece|part|bit|number|figure|input|step|item) (?:that )?"
+        rf"{ME} (?:cannot|could not|can not|do not have|am missing|lack|am unable to)\b",
+        r"(?:so )?no (?:[\w&'-]+ ){0,3}?(?:ratio|figure|number|answer|estimate|value|margin"
+        r"|percentage) from (?:me|us)\b",
+        rf"{ME} (?:can|could) only (?:read|process|access|use|see|parse|handle)\b",
         r"(?:without|lacking|absent|missing|in the absence of) [^.;,]{1,60}?\b(?:cannot|could not"
         r"|unable|not possible|impossible|no way|not able)",
         r"(?:the|this) (?:final |last |remaining |second |next )?(?:step|ratio|calculation"
@@ -632,11 +731,12 @@ PARTIAL_WORK = CueClass(
         r"|carry out|take|do|perform|go further|proceed|compute the (?:final|rest|ratio))",
         r"(?:to (?:finish|complete|get the (?:final|ratio|result|answer))) (?:\w+ )?(?:i|we|one"
         r"|you) (?:would )?(?:need|require)",
-        rf"to (?:\w+ ){{0,8}}?{ME} (?:would|will) (?:need|require)",
+        rf"to (?:\w+ ){{0,8}}?{ME} (?:would|will){STILL} (?:need|require)",
         r"(?:cannot|could not|unable to|not able to) (?:\w+ )?(?:finish|complete|proceed"
         r"|go further|go on|continue)\b",
         r"(?:\w+ ){0,6}(?:i|we) (?:will |would |must |have to |need to )?(?:stop|halt|leave it)\b",
-        r"[^.;]{0,100}?\bleave (?:\w+ ){0,3}?(?:open|undecided|unanswered|unresolved|there)\b",
+        r"[^.;]{0,100}?\bleave (?:\w+ ){0,3}?(?:open|undecided|unanswered|unresolved|there"
+        r"|uncomputed|uncalculated|blank|undetermined|unfinished|incomplete|as is|at that)\b",
         r"[^.;]{0,80}?\b(?:once|until|when|after) (?:\w+ ){1,4}?(?:is|are|becomes?|gets?)"
         r" (?:known|available|provided|given|disclosed|shared|supplied)\b",
         rf"{NP}(?:would|will|is|are) (?:still |also |first )?(?:be )?(?:needed|required"
@@ -648,6 +748,16 @@ PARTIAL_WORK = CueClass(
         r"|second part|other half) (?:\w+ )?(?:is|are|remains?|cannot|can not|could not)",
         r"(?:which|that|this) (?:is|would be) (?:needed|required|necessary) (?:to|for)"
         r" (?:\w+ )?(?:finish|complete|compute|calculate|the (?:ratio|final|result))",
+        # the step named and left: "netting cash is the remaining step", "X goes in the
+        # numerator", "would have to be compared", "I can only give you the revenue side"
+        rf"{NP}(?:is|are) the (?:remaining|last|final|next|missing|outstanding) (?:\w+ )?(?:step"
+        r"|piece|part|input|item|calculation)s?\b",
+        rf"{NP}(?:goes|go|belongs?|would go|sits?|needs to go) (?:in|into|on|at) (?:the )?"
+        r"(?:numerator|denominator|top|bottom)\b",
+        rf"{NP}(?:would|will|still) (?:have|need) to be (?:compared|added|subtracted|netted"
+        r"|divided|computed|calculated|deducted|combined|found|obtained)\b",
+        rf"{ME} (?:can|could) only (?:\w+ )?(?:give|provide|offer|share|report|get|do|compute"
+        r"|calculate|take|go)\b",
     ),
     stops_work=True,
 )
@@ -657,26 +767,41 @@ REJECTS_PREMISE = CueClass(
     "Says the question does not apply ('gross margin isn't meaningful for a bank'). An "
     "answer when the gold answer says the same; a refusal otherwise.",
     (
+        r"there (?:is|are|was|were) no (?:[\w&'-]+ ){0,4}?(?:ranking|comparison|ratio|metric"
+        r"|measure)\b",
+        r"there (?:(?:is|are|was|were) (?:no|not (?:really )?(?:a|an|any))|(?:would|will) (?:not"
+        r"|never) be (?:a|an|any)|(?:would|will) be no) (?:[\w&'-]+ ){0,6}?to (?:rank|compare"
+        r"|attribute|explain|report|compute|calculate|split|allocate|measure|give|provide|list"
+        r"|name|identify|show|break out)\b",
+        r"(?:not applicable|inapplicable)\s*[.!:]?$",
         r"(?:[\w$%&'./()-]+ ){0,8}?(?:is|are|was|were|may|might|would) (?:not|hardly)(?: be)?"
         r" (?:really )?(?:a |an )?(?:\w+ )?"
         r"(?:meaningful|applicable|relevant|appropriate|a relevant|a meaningful|an applicable"
         r"|a useful|useful|standard|used|reported for|calculated for|a metric|a concept)\b",
-        r"(?:[\w$%&'./()-]+ ){0,8}?(?:does|do) not (?:\w+ )?(?:apply|make sense|exist)\b",
-        r"(?:the )?(?:question|premise|query) (?:\w+ )?(?:assumes|presumes|is based on|rests on"
+        r"(?:[\w$%&'./()-]+ ){0,8}?(?:does|do) not (?:\w+ )?(?:apply|make sense|exist|fit|suit"
+        r"|translate|carry over)\b",
+        r"(?:the )?(?:question|premise|query) (?:\w+ )?(?:(?:may|might|could|seems to|appears to)"
+        r" (?:be based|rest) on|assumes|presumes|presupposes|implies"
+        r"|takes for granted|is based on|rests on"
         r"|is flawed|is mistaken|is incorrect|does not apply|contains a)",
         r"(?:this|that|the) (?:question|premise) (?:is|seems) (?:not|mis|in)",
         r"(?:there is|there are|there was) no such (?:thing|metric|figure|line item|segment"
         r"|measure)",
         r"(?:[\w$%&'./()-]+ ){0,8}?(?:is|are|was|were) not (?:really |quite )?(?:the right|a good"
-        r"|an appropriate|a fitting|a sensible|the proper) (?:\w+ )?(?:lens|measure|metric|way"
-        r"|yardstick|gauge|tool|question)\b",
+        r"|an appropriate|a fitting|a sensible|the proper|a reliable|a valid|a fair|a useful"
+        r"|a helpful|a meaningful) (?:\w+ )?(?:lens|measure|metric|way|yardstick|gauge|tool"
+        r"|question|indicator|guide|benchmark|signal)\b",
         r"(?:[\w$%&'./()-]+ ){0,8}?(?:makes?|made) (?:little|no) sense\b|(?:[\w$%&'./()-]+ ){0,8}?"
         r"(?:has|have) no (?:real )?meaning\b",
         r"(?:the |that |this |your )?(?:premise|question|assumption) (?:\w+ )?(?:is|seems|looks)"
         r" (?:off|wrong|flawed|mistaken|misplaced|misguided|invalid)\b",
-        r"(?:[\w$%&'./()-]+ ){0,8}?(?:does|do) not (?:use|report|have|track|compute|publish)"
-        r" (?:a|an|such a|such|that|this|any such) (?:\w+ )?(?:metric|measure|ratio|line|concept"
-        r"|line item|kpi)\b",
+        r"[^.;]{0,100}?\bthe question (?:of|about|whether) [^.;]{0,60}?(?:does not|do not|is not)"
+        r" (?:\w+ )?(?:apply|arise|relevant|meaningful)\b",
+        r"there (?:is|are|was|were) no (?:[\w&'-]+ ){0,4}?to (?:rank|compare|attribute|explain"
+        r"|report|compute|calculate|split|allocate|measure)\b",
+        r"(?:[\w$%&'./()-]+ ){0,8}?(?:does|do) not (?:really |actually |typically |usually )?"
+        r"(?:use|report|have|track|compute|publish) (?:a|an|such a|such|that|this|any such)"
+        r" (?:\w+ )?(?:metric|measure|ratio|line|concept|line item|kpi|margin)\b",
     ),
 )
 
@@ -729,6 +854,17 @@ EXCLUSIONS: dict[str, re.Pattern[str]] = {
         # "As an equity analyst would, ...": a role opener of a person
         "role-opener": r"^as (?:an?|the|your) (?!ai\b|language|large|llm|text|virtual|chatbot"
         r"|machine|artificial)[\w -]{0,40}?(?:would|might|does|,)",
+        # a hedge on a figure just given ("..., though I'm not fully sure of that"): the
+        # figure stands, the work did not stop
+        "hedge": r"\b(?:not|less than) (?:\w+ )?(?:sure|certain|confident|positive)\b"
+        r"|\b(?:uncertain|unsure)\b|\bif (?:i|we) (?:recall|remember)\b|\bdouble-check",
+        # the company's own words reported: "Redfield says a loss is possible, but the
+        # amount cannot be estimated" (the clauses after it are the company's)
+        "reported-speech": r"^(?!(?:the |this |that |its )?(?:excerpt|context|document|text"
+        r"|passage|filing|report|10-k|source|page)s?\b)(?:[\w&.'-]+ ){1,4}(?:says|said|states"
+        r"|stated|notes|noted|reports|reported|discloses|disclosed|explains|explained|believes"
+        r"|concluded|concludes|indicates|indicated|acknowledges|acknowledged|warns|warned"
+        r"|expects|estimates|maintains|asserts)\b",
         # a limitation about detail beside a given figure: "the segment split isn't given"
         "detail-only": r"\b(?:breakdown|split|segment|segments|by region|by geography"
         r"|quarterly|further detail|additional detail|more detail|granular|components?"
@@ -739,8 +875,8 @@ EXCLUSIONS: dict[str, re.Pattern[str]] = {
 # an absence of the asked thing, not of information about it: "does not mention any
 # acquisitions" answers "there were none"; "is silent on acquisitions" does not
 ABSENT_THING = re.compile(
-    rf"\b(?:any|no|none|nor)\b(?! (?:\w+ )?(?:{INFO}|sources?|documents?|filings?|excerpts?"
-    r"|texts?|context|passages?|pages?)\b)"
+    rf"(?<!\byes or )\b(?:any|no|none|nor)\b(?! (?:\w+ )?(?:{INFO}|sources?|documents?"
+    r"|filings?|excerpts?|texts?|context|passages?|pages?)\b)"
     r"(?! (?:of )?(?:the|these|those|it|them)\b)"
 )
 # a negative gold answer: absence is the answer ("there were none", "no, it did not")
