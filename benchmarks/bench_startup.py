@@ -5,6 +5,7 @@ directory, each a whole subprocess, interleaved A B A B so drift hits both alike
     python benchmarks/bench_startup.py --python /path/to/other/venv/bin/python
     python benchmarks/bench_startup.py --python BEFORE/bin/python --python AFTER/bin/python
     python benchmarks/bench_startup.py --src /tmp/bizbench-COMMIT   # a checkout first on the path
+    python benchmarks/bench_startup.py --src /tmp/BEFORE --src .    # two checkouts, one venv
 
 Prints the median wall and CPU (user + system, from `os.wait4`) seconds of each and
 the plugin's difference; the CPU figure is the steadier one on a busy machine.
@@ -22,6 +23,8 @@ import time
 
 
 def _env(src: str | None, pycache: str) -> dict[str, str]:
+    """The bytecode cache is per checkout: the same module path in two checkouts
+    would otherwise share one cached file."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("PYTEST_")}
     env["PYTHONPYCACHEPREFIX"] = pycache  # bytecode cached even under PYTHONDONTWRITEBYTECODE
     env.pop("PYTHONDONTWRITEBYTECODE", None)
@@ -50,32 +53,45 @@ def main() -> None:
     parser.add_argument(
         "--python", action="append", help="interpreter to time (repeat: all interleaved)"
     )
-    parser.add_argument("--src", default=None, help="a checkout of the package, put first")
+    parser.add_argument(
+        "--src",
+        action="append",
+        help="a checkout of the package, put first on the path (repeat: all interleaved)",
+    )
     args = parser.parse_args()
-    pythons = args.python or [sys.executable]
-    configs: dict[tuple[str, str], list[str]] = {}
-    for python in pythons:
-        base = [python, "-m", "pytest", "-p", "no:cacheprovider"]
-        configs[python, "A plugin"] = base
-        configs[python, "B -p no:bizbench"] = [*base, "-p", "no:bizbench"]
+    setups = [
+        (python, os.path.abspath(src) if src else None)
+        for python in args.python or [sys.executable]
+        for src in args.src or [None]
+    ]
+    configs: dict[tuple[tuple[str, str | None], str], list[str]] = {}
+    for setup in setups:
+        base = [setup[0], "-m", "pytest", "-p", "no:cacheprovider"]
+        configs[setup, "A plugin"] = base
+        configs[setup, "B -p no:bizbench"] = [*base, "-p", "no:bizbench"]
     with tempfile.TemporaryDirectory() as empty, tempfile.TemporaryDirectory() as pycache:
-        env = _env(args.src, pycache)
-        times: dict[tuple[str, str], list[tuple[float, float]]] = {key: [] for key in configs}
+        envs = {
+            setup: _env(setup[1], os.path.join(pycache, str(n))) for n, setup in enumerate(setups)
+        }
+        times: dict[tuple[tuple[str, str | None], str], list[tuple[float, float]]] = {
+            key: [] for key in configs
+        }
         for round_ in range(args.runs + 1):  # round 0 warms the bytecode cache
             for key, argv in configs.items():
-                measured = _time(argv, empty, env)
+                measured = _time(argv, empty, envs[key[0]])
                 if round_:
                     times[key].append(measured)
     print(f"{args.runs} runs each, interleaved, in an empty directory")
-    for python in pythons:
+    for setup in setups:
         medians = [
             (
-                statistics.median(w for w, _ in times[python, name]),
-                statistics.median(c for _, c in times[python, name]),
+                statistics.median(w for w, _ in times[setup, name]),
+                statistics.median(c for _, c in times[setup, name]),
             )
             for name in ("A plugin", "B -p no:bizbench")
         ]
-        print(f"python {python}")
+        python, src = setup
+        print(f"python {python}" + (f", src {src}" if src else ""))
         print(f"  {'config':<18} {'wall ms':>9} {'cpu ms':>9}")
         for name, (wall, cpu) in zip(("A plugin", "B -p no:bizbench"), medians, strict=True):
             print(f"  {name:<18} {wall * 1000:>9.1f} {cpu * 1000:>9.1f}")

@@ -21,15 +21,13 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 from pytest_bizbench.casekinds import AGENT_TASK, RUNS_SUFFIX
-from pytest_bizbench.cases.model import CaseError
-from pytest_bizbench.config import RunFields
 from pytest_bizbench.figures import mean
-from pytest_bizbench.registry import Registry
-from pytest_bizbench.runstate import RunState
-from pytest_bizbench.stats import percentile
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # every session looks for run files: the rest loads when one is found
     from pytest_bizbench.cases.agent import RunRecord
+    from pytest_bizbench.config import RunFields
+    from pytest_bizbench.registry import Registry
+    from pytest_bizbench.runstate import RunState
 
 STAT_FIELDS = ("wall_seconds", "turns", "tool_calls", "tool_format_errors", "tokens")
 DELTA_FIELDS = ("turns", "wall_seconds")
@@ -63,6 +61,8 @@ def runs_files(config: pytest.Config, patterns: Sequence[str]) -> list[Path]:
 
 
 def _stats(values: Iterable[float | int | None]) -> dict[str, Any]:
+    from pytest_bizbench.stats import percentile
+
     ordered = sorted(float(v) for v in values if v is not None)
     if not ordered:
         return {"n": 0, "mean": None, "p50": None, "p95": None}
@@ -147,6 +147,7 @@ def read_agent_runs(
     if not files:
         return runs  # the loader is imported only when there is a file to read
     from pytest_bizbench.cases.agent import load_agent_runs
+    from pytest_bizbench.cases.model import CaseError
 
     for path in files:
         shown = Path(os.path.relpath(path, rootpath)).as_posix()

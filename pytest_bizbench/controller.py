@@ -2,7 +2,9 @@
 
 Registered only on the controlling process (never on an xdist worker), like
 pytest's junitxml: it learns everything from test reports, so `-n 0`, `-n 2` and
-`-p no:xdist` go down one path.
+`-p no:xdist` go down one path. Registered in every session, it imports the
+aggregation, report and baseline code only once a case reports or the run's
+options ask for it, so a session without cases starts as fast as bare pytest.
 """
 
 from __future__ import annotations
@@ -14,30 +16,17 @@ import time
 from collections.abc import Generator
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from pytest_bizbench.agent_runs import collect_agent_runs
-from pytest_bizbench.aggregate import (
-    Aggregator,
-)
-from pytest_bizbench.baseline import (
-    load_baseline,
-    nothing_to_save,
-    save_baseline,
-)
-from pytest_bizbench.gate import Completeness
-from pytest_bizbench.gate_outcome import report_gate
-from pytest_bizbench.items import parse_item_name
-from pytest_bizbench.judging import conclude
-from pytest_bizbench.payload import ERROR, PAYLOAD_KEY, DocumentPayload
-from pytest_bizbench.registry import late_registration, unloaded_registrar
-from pytest_bizbench.report import RunResult, build_report
-from pytest_bizbench.report.json_report import write_report_or_say
-from pytest_bizbench.report.markdown import append_step_summary
-from pytest_bizbench.report.terminal import write_summary
 from pytest_bizbench.runstate import RUN_STATE, runs_items
+
+if TYPE_CHECKING:
+    from pytest_bizbench.aggregate import Aggregator
+    from pytest_bizbench.gate import Completeness
+    from pytest_bizbench.payload import DocumentPayload
+    from pytest_bizbench.report import RunResult
 
 CONTROLLER = pytest.StashKey["Controller"]()
 
@@ -62,7 +51,7 @@ def is_filtered(config: pytest.Config) -> bool:
 class Controller:
     def __init__(self, config: pytest.Config) -> None:
         self.config = config
-        self.aggregator = Aggregator(identify=self._identify)
+        self._aggregator: Aggregator | None = None
         self._case_files: dict[str, bool] = {}
         self.selected: list[str] | None = None
         self.started_at = dt.datetime.now(dt.timezone.utc)
@@ -74,10 +63,23 @@ class Controller:
         self.baseline: dict[str, Any] | None = None
         self.saved_baseline: tuple[bool, str] | None = None
 
+    @property
+    def aggregator(self) -> Aggregator:
+        """Made at the first report of ours, so a session without cases never loads it."""
+        if self._aggregator is None:
+            from pytest_bizbench.aggregate import Aggregator
+
+            self._aggregator = Aggregator(identify=self._identify)
+        return self._aggregator
+
     @pytest.hookimpl(trylast=True)
     def pytest_sessionstart(self, session: pytest.Session) -> None:
         """Read the baseline before anything runs, so a bad path fails at once."""
-        self.baseline = load_baseline(self.config.stash[RUN_STATE].settings.baseline)
+        options = self.config.stash[RUN_STATE].settings.baseline
+        if options.path is not None:
+            from pytest_bizbench.baseline import load_baseline
+
+            self.baseline = load_baseline(options)
 
     def _is_case(self, nodeid: str) -> bool:
         file = nodeid.split("::", 1)[0]
@@ -90,6 +92,9 @@ class Controller:
 
     def _identify(self, nodeid: str, message: str) -> DocumentPayload | None:
         """An error document for a case item that never reported (its worker died)."""
+        from pytest_bizbench.items import parse_item_name
+        from pytest_bizbench.payload import ERROR, DocumentPayload
+
         state = self.config.stash[RUN_STATE]
         case, _, name = nodeid.rpartition("::")
         names = list(state.registry.names)
@@ -114,6 +119,8 @@ class Controller:
     @pytest.hookimpl(optionalhook=True)
     def pytest_xdist_node_collection_finished(self, node: Any, ids: list[str]) -> None:
         if self.selected is None:
+            from pytest_bizbench.registry import late_registration, unloaded_registrar
+
             late = unloaded_registrar(self.config, ids)
             if late is not None:  # the usage error a serial run raises while collecting
                 pytest.exit(late_registration(late), returncode=pytest.ExitCode.USAGE_ERROR)
@@ -130,6 +137,8 @@ class Controller:
         aggregator holds what the report needs."""
         if not self._is_case(report.nodeid):  # a plain test next to the cases
             return (yield)
+        from pytest_bizbench.payload import PAYLOAD_KEY
+
         longrepr = str(report.longrepr) if report.failed else ""
         self.aggregator.add_report(
             report.nodeid,
@@ -144,6 +153,8 @@ class Controller:
         report.user_properties = [p for p in report.user_properties if p[0] != PAYLOAD_KEY]
 
     def _completeness(self, exitstatus: int) -> Completeness:
+        from pytest_bizbench.gate import Completeness
+
         cases = [n for n in self.selected or () if self._is_case(n)]
         return Completeness(
             filtered=is_filtered(self.config),
@@ -188,18 +199,31 @@ class Controller:
         """
         if not runs_items(self.config) or exitstatus == pytest.ExitCode.USAGE_ERROR:
             return  # nothing was meant to run: no report, no gate
+        from pytest_bizbench.agent_runs import collect_agent_runs
+
         state = self.config.stash[RUN_STATE]
         runs = collect_agent_runs(self.config, state)  # no items: read here (agent_runs.py)
+        documents = self._aggregator is not None and self._aggregator.documents
+        if not (any(map(self._is_case, self.selected or ())) or documents or runs.by_model):
+            if state.settings.baseline.save_path is not None:
+                from pytest_bizbench.baseline import nothing_to_save
+
+                self.saved_baseline = nothing_to_save(state.settings.baseline)
+            if self.saved_baseline and session.exitstatus == pytest.ExitCode.OK:
+                session.exitstatus = pytest.ExitCode.TESTS_FAILED
+            return  # nothing of ours ran: no report, no section, no gate
+        from pytest_bizbench.baseline import save_baseline
+        from pytest_bizbench.gate_outcome import report_gate
+        from pytest_bizbench.judging import conclude
+        from pytest_bizbench.report import build_report
+        from pytest_bizbench.report.json_report import write_report_or_say
+        from pytest_bizbench.report.markdown import append_step_summary
+
         self.aggregator.errors.update(runs.errors)
         self.aggregator.errors.update(
             state.predictions.line_errors(self.config.rootpath)
         )  # parsed once here
         completeness = self._completeness(exitstatus)
-        if not (completeness.collected or self.aggregator.documents or runs.by_model):
-            self.saved_baseline = nothing_to_save(state.settings.baseline)
-            if self.saved_baseline and session.exitstatus == pytest.ExitCode.OK:
-                session.exitstatus = pytest.ExitCode.TESTS_FAILED
-            return  # nothing of ours ran: no report, no section, no gate
         registry = state.registry
         self.result = conclude(
             self.aggregator.by_benchmark(),
@@ -242,6 +266,8 @@ class Controller:
                 yellow=True,
             )
         if self.report is not None:
+            from pytest_bizbench.report.terminal import write_summary
+
             registry = self.config.stash[RUN_STATE].registry
             write_summary(
                 terminalreporter, self.report, registry, self.report_path, self.report_error

@@ -1,4 +1,10 @@
-"""pytest hooks of the plugin: wiring only; each concern lives in its own module."""
+"""pytest hooks of the plugin: wiring only; each concern lives in its own module.
+
+Imported by every pytest session of an environment that has the plugin, so it loads
+only the hook specs, the option table and the run state at import: each hook
+imports the code it calls, and a session that collects no case file never loads
+the rest (start-up).
+"""
 
 from __future__ import annotations
 
@@ -9,15 +15,8 @@ from typing import Any
 import pytest
 
 from pytest_bizbench import hookspecs
-from pytest_bizbench.casekinds import kind_for
-from pytest_bizbench.controller import CONTROLLER, Controller
-from pytest_bizbench.failure import CaseFailure
 from pytest_bizbench.interrupt import catch_sigterm, is_case_nodeid, release_sigterm
-from pytest_bizbench.items import BizbenchItem, CaseFile
-from pytest_bizbench.payload import find_note, find_score
-from pytest_bizbench.registry import check_late_registrations
 from pytest_bizbench.runstate import run_state, start_run
-from pytest_bizbench.selection import narrow_questions
 from pytest_bizbench.settings import add_options
 
 
@@ -36,12 +35,16 @@ def _is_worker(config: pytest.Config) -> bool:
 def pytest_configure(config: pytest.Config) -> None:
     if _is_worker(config):
         return
+    from pytest_bizbench.controller import CONTROLLER, Controller
+
     controller = Controller(config)
     config.stash[CONTROLLER] = controller
     config.pluginmanager.register(controller, "bizbench-controller")
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
+    from pytest_bizbench.controller import CONTROLLER
+
     controller = config.stash.get(CONTROLLER, None)
     if controller is not None:
         config.pluginmanager.unregister(controller)
@@ -57,13 +60,17 @@ def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Col
     patterns = run_state(parent.config).settings.case_patterns
     if not any(fnmatch.fnmatch(file_path.name, pattern) for pattern in patterns):
         return None
+    from pytest_bizbench.casekinds import kind_for
+    from pytest_bizbench.items import CaseFile
+
     kind = kind_for(file_path)
     return None if kind is None else CaseFile.from_parent(parent, path=file_path, kind=kind)
 
 
 def pytest_collection_finish(session: pytest.Session) -> None:
     config = session.config
-    if not _is_worker(config) and any(isinstance(item, BizbenchItem) for item in session.items):
+    patterns = run_state(config).settings.case_patterns  # by name, as xdist's ids below
+    if not _is_worker(config) and any(is_case_nodeid(i.nodeid, patterns) for i in session.items):
         catch_sigterm(config)
 
 
@@ -78,6 +85,9 @@ def pytest_xdist_node_collection_finished(node: Any, ids: list[str]) -> None:
 
 @pytest.hookimpl(trylast=True)
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    from pytest_bizbench.registry import check_late_registrations
+    from pytest_bizbench.selection import narrow_questions
+
     if not _is_worker(config):  # under xdist the controller checks (controller.py)
         check_late_registrations(config, run_state(config).registrars)
     narrow_questions(config, items)
@@ -90,8 +100,10 @@ def pytest_report_teststatus(
     benchmark's note on it: `PASSED 0.50 (p1 EXACT, p2 MISS)`."""
     if report.when != "call" or report.outcome not in ("passed", "failed"):
         return None
-    if hasattr(report, "wasxfail"):  # xpassed (or strict): pytest's own words
-        return None
+    if hasattr(report, "wasxfail") or not report.user_properties:  # xpassed: pytest's words
+        return None  # and a plain test's report has no score
+    from pytest_bizbench.payload import find_note, find_score
+
     score = find_score(report.user_properties)
     if score is None:
         return None
@@ -113,7 +125,11 @@ def pytest_runtest_makereport(
     Call-phase failures already go through the item's `repr_failure`.
     """
     excinfo = call.excinfo
-    if call.when != "setup" or excinfo is None or not isinstance(excinfo.value, CaseFailure):
+    if call.when != "setup" or excinfo is None:
+        return None
+    from pytest_bizbench.failure import CaseFailure
+
+    if not isinstance(excinfo.value, CaseFailure):
         return None
     return pytest.TestReport(
         nodeid=item.nodeid,

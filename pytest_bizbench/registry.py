@@ -17,16 +17,11 @@ from typing import TYPE_CHECKING
 import pytest
 
 from pytest_bizbench.benchmarks import BUILTINS, BuiltinSpec, ModelRungs
-from pytest_bizbench.sdk import (
-    BenchmarkDefinitionError,
-    BenchmarkPlugin,
-    targets_labels,
-    validate_benchmark_class,
-)
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # the SDK loads once a benchmark is registered or asked for
     from pytest_bizbench.llm.runtime import LLMRuntime
     from pytest_bizbench.scoring.ladder import Embedder, JudgeFn
+    from pytest_bizbench.sdk import BenchmarkPlugin
     from pytest_bizbench.settings import Settings
 
 ENTRY_POINT_GROUP = "bizbench.benchmarks"
@@ -49,7 +44,7 @@ class Registry:
         entries = [*builtins, *benchmarks]
         self._builtins = {e.name: e for e in entries if isinstance(e, BuiltinSpec)}
         self._loaded: dict[str, BenchmarkPlugin | None] = {
-            e.name: e if isinstance(e, BenchmarkPlugin) else None for e in entries
+            e.name: None if isinstance(e, BuiltinSpec) else e for e in entries
         }
         self._make = make
 
@@ -85,6 +80,8 @@ class Registry:
         return benchmark
 
     def targeting(self, case_type: str, labels: Iterable[str]) -> list[BenchmarkPlugin]:
+        from pytest_bizbench.sdk import targets_labels
+
         labels = tuple(labels)
         found: list[BenchmarkPlugin] = []
         for name, loaded in self._loaded.items():
@@ -132,6 +129,12 @@ def _import_class(spec: str) -> object:
 
 
 def _instantiate(item: object, source: str) -> BenchmarkPlugin:
+    from pytest_bizbench.sdk import (
+        BenchmarkDefinitionError,
+        BenchmarkPlugin,
+        validate_benchmark_class,
+    )
+
     cls = item if isinstance(item, type) else type(item)
     if not (isinstance(cls, type) and issubclass(cls, BenchmarkPlugin)):
         raise pytest.UsageError(f"{source}: {item!r} is not a BenchmarkPlugin subclass or instance")

@@ -7,13 +7,12 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from pytest_bizbench.gate import check_threshold_names
-from pytest_bizbench.predictions import Predictions
-from pytest_bizbench.registry import Registry, build_registry, registering_conftests
 from pytest_bizbench.settings import Settings, read_settings
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # the option table and `pytest --help` need none of these
     from pytest_bizbench.llm.runtime import LLMRuntime
+    from pytest_bizbench.predictions import Predictions
+    from pytest_bizbench.registry import Registry
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,6 +31,9 @@ MERGING = pytest.StashKey[bool]()
 
 def start_run(config: pytest.Config) -> RunState:
     """Read settings and build the registry; a bad option or benchmark is a UsageError."""
+    from pytest_bizbench.predictions import Predictions
+    from pytest_bizbench.registry import build_registry, registering_conftests
+
     settings = read_settings(config)
     predictions = Predictions.open(settings.predictions, settings.max_case_bytes)
     llm = None
@@ -40,7 +42,10 @@ def start_run(config: pytest.Config) -> RunState:
 
         llm = open_runtime(config, settings.llm, settings.prediction_cache, predictions)
     registry = build_registry(config, settings, llm)
-    if not config.stash.get(MERGING, False):  # a merge names what its shards lack first
+    # a merge names what its shards lack first
+    if settings.thresholds and not config.stash.get(MERGING, False):
+        from pytest_bizbench.gate import check_threshold_names
+
         try:
             # names only: a built-in's code is not imported to check a threshold
             check_threshold_names(settings.thresholds, list(registry.names), settings.models)

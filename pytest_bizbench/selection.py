@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import pytest
 
-from pytest_bizbench.items import CaseItem
 from pytest_bizbench.runstate import run_state
 
 QA_KIND = "qa"
@@ -22,6 +21,8 @@ def narrow_questions(config: pytest.Config, items: list[pytest.Item]) -> None:
     options = run_state(config).settings.qa
     if not options.subset and options.limit is None:
         return
+    from pytest_bizbench.items import CaseItem  # loaded only when a QA selection is made
+
     wanted = {name.casefold() for name in options.subset}
     kept: list[pytest.Item] = []
     dropped: list[pytest.Item] = []

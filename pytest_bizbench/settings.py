@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
@@ -19,9 +20,10 @@ from pytest_bizbench.config import (
     LoadOptions,
     ReviewConfig,
 )
-from pytest_bizbench.gate import Threshold, parse_threshold
 from pytest_bizbench.llm.options import DEFAULT_KEY_ENV, LLM_PREFIX, LiveModel, LLMOptions
-from pytest_bizbench.sdk import DEFAULT_REGEX_TIMEOUT
+
+if TYPE_CHECKING:  # the gate's and the SDK's code load only when a run needs them
+    from pytest_bizbench.gate import Threshold
 
 DEFAULT_CASE_PATTERNS = (
     "*.ground-truth.json",
@@ -105,6 +107,8 @@ FLAKY_MODES = ("fail", "xfail")
 def default_settings() -> Settings:
     """Every option at its default, for reading case files outside a pytest run
     (`bizbench validate`), where there is no config to read."""
+    from pytest_bizbench.sdk import DEFAULT_REGEX_TIMEOUT
+
     return Settings(
         predictions=(),
         models=(DEFAULT_MODEL,),
@@ -410,6 +414,10 @@ def _predictions(
 
 def _thresholds(config: pytest.Config) -> tuple[Threshold, ...]:
     lines = [*config.getini("bizbench_thresholds"), *config.getoption("bizbench_threshold")]
+    if not any(line.strip() for line in lines):
+        return ()
+    from pytest_bizbench.gate import parse_threshold
+
     try:
         return tuple(parse_threshold(line) for line in lines if line.strip())
     except ValueError as exc:

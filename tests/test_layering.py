@@ -123,15 +123,66 @@ def _unwanted() -> set[str]:
     }
 
 
-def test_a_session_with_no_case_files_loads_no_loader_or_builtin(tmp_path: Path) -> None:
-    """The whole session, not only the import: start-up, configure, session start
-    and finish in an empty directory."""
+#: what `pytest --help` loads of the package: the hooks, the option table and the
+#: settings it is read into (configure registers the controller, whose own imports
+#: wait for a case)
+HELP_MODULES = {
+    "pytest_bizbench",
+    "pytest_bizbench.config",
+    "pytest_bizbench.controller",
+    "pytest_bizbench.hookspecs",
+    "pytest_bizbench.interrupt",
+    "pytest_bizbench.lazy",
+    "pytest_bizbench.llm",
+    "pytest_bizbench.llm.options",
+    "pytest_bizbench.plugin",
+    "pytest_bizbench.runstate",
+    "pytest_bizbench.settings",
+}
+#: and a session without case files: the registry's table and the prediction
+#: sources (options are checked at session start, a bad one is a usage error in
+#: every session), and the search for agent-run files, which make no items
+SESSION_MODULES = HELP_MODULES | {
+    "pytest_bizbench.agent_runs",
+    "pytest_bizbench.benchmarks",
+    "pytest_bizbench.casekinds",
+    "pytest_bizbench.cases",
+    "pytest_bizbench.cases.jsonio",
+    "pytest_bizbench.cases.model",
+    "pytest_bizbench.figures",
+    "pytest_bizbench.predictions",
+    "pytest_bizbench.registry",
+    "pytest_bizbench.safeio",
+    "pytest_bizbench.selection",
+}
+
+
+def _session_modules(directory: Path, *args: str, exit_code: int) -> set[str]:
+    """The package's modules loaded by one whole pytest session in `directory`."""
     loaded = _fresh_modules(
-        f"import os, pytest\nos.chdir({str(tmp_path)!r})\n"
-        "assert pytest.main(['-q', '-p', 'no:cacheprovider']) == 5"
+        f"import os, pytest\nos.chdir({str(directory)!r})\n"
+        f"assert pytest.main([*{list(args)!r}, '-q', '-p', 'no:cacheprovider']) == {exit_code}"
     )
-    assert "pytest_bizbench.controller" in loaded
-    assert sorted(loaded & _unwanted()) == []
+    return {name for name in loaded if name.partition(".")[0] == "pytest_bizbench"}
+
+
+def test_help_loads_only_the_hooks_and_options(tmp_path: Path) -> None:
+    assert _session_modules(tmp_path, "--help", exit_code=0) == HELP_MODULES
+
+
+def test_a_session_with_no_case_files_loads_no_controller_code(tmp_path: Path) -> None:
+    """The whole session, not only the import: start-up, configure, session start
+    and finish in an empty directory; no loader, benchmark, aggregation or report."""
+    assert _session_modules(tmp_path, exit_code=5) == SESSION_MODULES
+
+
+def test_a_session_of_plain_tests_loads_no_controller_code(tmp_path: Path) -> None:
+    """Plain tests pass, fail and report through the controller's hooks, which
+    leave them alone without loading anything."""
+    tmp_path.joinpath("test_plain.py").write_text(
+        "def test_passes():\n    pass\n\ndef test_fails():\n    assert False\n"
+    )
+    assert _session_modules(tmp_path, "-v", exit_code=1) == SESSION_MODULES
 
 
 def test_scoring_and_cases_import_no_pytest() -> None:

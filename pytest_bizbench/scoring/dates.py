@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from datetime import date, datetime
 
-ORDERS = ("DMY", "MDY")
+from pytest_bizbench.config import ORDERS
 
 _MONTH_NAMES = (
     "january",
