@@ -17,7 +17,6 @@ from typing import Any
 
 from pytest_bizbench.cases.jsonio import InputError, iter_jsonl, parse_json, read_text
 from pytest_bizbench.cases.model import Workspace
-from pytest_bizbench.payload import compact_json
 from pytest_bizbench.safeio import UnsafeInputError, child_name, read_regular, shown
 from pytest_bizbench.settings import PredictionSpec
 
@@ -183,6 +182,8 @@ class PredictionSource:
         )
 
     def _read_table(self) -> _Table:
+        from pytest_bizbench.payload import compact_json  # the controller's code: not at start-up
+
         path = self.spec.path
         if path.suffix != ".jsonl":
             data = _read_document(path, self.max_bytes)
