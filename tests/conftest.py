@@ -6,12 +6,15 @@ import contextlib
 from collections.abc import Iterator
 
 import pytest
+import yaml  # noqa: F401 - loaded once per process, see below
 from bizhelpers import Suite
 from llmstub import Stub, serve
 
-# numpy's core extension loads once per process: import it now, or an in-process
-# pytester run that first imports it drops it from sys.modules on the way out and
-# the next `import numpy` (rapidfuzz's cdist) fails.
+# Extensions load once per process: import them now, or an in-process pytester run
+# that first imports one drops its module from sys.modules on the way out, and the
+# next run's fresh import mixes new Python classes with the old extension's (numpy:
+# rapidfuzz's cdist fails; yaml: the C loader's nodes are not the new module's, so a
+# golden-assessment file reads as "got a scalar"). The plugin imports neither at start.
 with contextlib.suppress(ImportError):
     import numpy  # noqa: F401
 
