@@ -95,6 +95,7 @@ def test_dev_corpus_covers_every_class_and_trap_and_meets_the_targets(
         ("dev_f", 300, 0.98, 0.85),
         # three long explanations of a metric with no cue word stay missed (8/11)
         ("dev_g", 343, 0.98, 0.72),
+        ("dev_h", 527, 0.98, 0.85),
     ],
 )
 def test_blind_dev_sets_meet_the_targets(
@@ -102,8 +103,8 @@ def test_blind_dev_sets_meet_the_targets(
 ) -> None:
     # each written by a blind writer, measured once as it came (dev_b 0.883, dev_c
     # 0.946, dev_d 0.913 as held-out part E, dev_e 0.945, dev_f 0.944 as held-out part
-    # G, dev_g 0.936 as held-out part I), then used to find what the detector did not
-    # generalise: development data now, not a measure
+    # G, dev_g 0.936 as held-out part I, dev_h 0.944 as held-out part K), then used to
+    # find what the detector did not generalise: development data now, not a measure
     result = agreement.measure(REFUSAL_DATA / part)
     assert len(result.graded) == size
     assert len(result.classes) == 14
@@ -175,7 +176,7 @@ def test_parts_and_the_summary_leave_rows_out(
     agreement: ModuleType, capsys: pytest.CaptureFixture[str]
 ) -> None:
     assert [p.name for p in agreement.parts(REFUSAL_DATA)] == [
-        "dev", "dev_b", "dev_c", "dev_d", "dev_e", "dev_f", "dev_g",
+        "dev", "dev_b", "dev_c", "dev_d", "dev_e", "dev_f", "dev_g", "dev_h",
         "heldout_a", "heldout_b", "heldout_c", "heldout_j",
     ]  # fmt: skip
     assert agreement.main(["--summary", str(REFUSAL_DATA / "dev")]) == 0
