@@ -119,19 +119,35 @@ def test_blind_dev_sets_meet_the_targets(
 
 @pytest.mark.parametrize(
     ("part", "floor"),
-    [("heldout_a", 0.96), ("heldout_b", 0.975), ("heldout_c", 0.975), ("heldout_j", 0.975)],
+    [
+        ("heldout_a", 0.96),
+        ("heldout_b", 0.98),
+        ("heldout_c", 0.975),
+        ("heldout_j", 0.975),
+        ("heldout_l", 0.975),
+    ],
 )
 def test_held_out_parts_keep_their_measured_floor(
     agreement: ModuleType, part: str, floor: float
 ) -> None:
     # written by people who never saw the detector; never tuned on (no answer row of
-    # them was read: of A, B and C only the aggregate figures, after several passes;
-    # J was measured once, with the detector final). The floors are the figures
+    # them was read: of A, B, C and J only the aggregate figures, after several passes;
+    # L was measured once, with the detector final). The floors are the figures
     # measured last (see docs/design.md), so a change that loses agreement fails here.
     result = agreement.measure(REFUSAL_DATA / part)
     assert len(result.graded) >= 150
     assert result.refusal_f1 >= floor
     assert result.refusal_precision >= 0.95
+
+
+def test_the_last_held_out_part_meets_the_issue_targets(agreement: ModuleType) -> None:
+    # written blind before the last pass, measured once after it: F1 >= 0.95 and no
+    # class under 0.85 recall, with at least 20 refusals in every class
+    result = agreement.measure(REFUSAL_DATA / "heldout_l")
+    assert len(result.classes) == 14
+    assert all(figures.labelled >= 20 for figures in result.classes.values())
+    assert result.refusal_f1 >= 0.95
+    assert all(figures.recall >= 0.85 for figures in result.classes.values())
 
 
 def test_class_figures_by_hand(agreement: ModuleType) -> None:
@@ -177,7 +193,7 @@ def test_parts_and_the_summary_leave_rows_out(
 ) -> None:
     assert [p.name for p in agreement.parts(REFUSAL_DATA)] == [
         "dev", "dev_b", "dev_c", "dev_d", "dev_e", "dev_f", "dev_g", "dev_h",
-        "heldout_a", "heldout_b", "heldout_c", "heldout_j",
+        "heldout_a", "heldout_b", "heldout_c", "heldout_j", "heldout_l",
     ]  # fmt: skip
     assert agreement.main(["--summary", str(REFUSAL_DATA / "dev")]) == 0
     out = capsys.readouterr().out
