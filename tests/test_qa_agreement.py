@@ -95,6 +95,7 @@ def test_dev_corpus_covers_every_class_and_trap_and_meets_the_targets(
         ("dev_f", 300, 0.98, 0.85),
         # three long explanations of a metric with no cue word stay missed (8/11)
         ("dev_g", 343, 0.98, 0.72),
+        ("dev_h", 527, 0.98, 0.85),
     ],
 )
 def test_blind_dev_sets_meet_the_targets(
@@ -102,8 +103,8 @@ def test_blind_dev_sets_meet_the_targets(
 ) -> None:
     # each written by a blind writer, measured once as it came (dev_b 0.883, dev_c
     # 0.946, dev_d 0.913 as held-out part E, dev_e 0.945, dev_f 0.944 as held-out part
-    # G, dev_g 0.936 as held-out part I), then used to find what the detector did not
-    # generalise: development data now, not a measure
+    # G, dev_g 0.936 as held-out part I, dev_h 0.944 as held-out part K), then used to
+    # find what the detector did not generalise: development data now, not a measure
     result = agreement.measure(REFUSAL_DATA / part)
     assert len(result.graded) == size
     assert len(result.classes) == 14
@@ -118,19 +119,35 @@ def test_blind_dev_sets_meet_the_targets(
 
 @pytest.mark.parametrize(
     ("part", "floor"),
-    [("heldout_a", 0.96), ("heldout_b", 0.975), ("heldout_c", 0.975), ("heldout_j", 0.975)],
+    [
+        ("heldout_a", 0.96),
+        ("heldout_b", 0.98),
+        ("heldout_c", 0.975),
+        ("heldout_j", 0.975),
+        ("heldout_l", 0.975),
+    ],
 )
 def test_held_out_parts_keep_their_measured_floor(
     agreement: ModuleType, part: str, floor: float
 ) -> None:
     # written by people who never saw the detector; never tuned on (no answer row of
-    # them was read: of A, B and C only the aggregate figures, after several passes;
-    # J was measured once, with the detector final). The floors are the figures
+    # them was read: of A, B, C and J only the aggregate figures, after several passes;
+    # L was measured once, with the detector final). The floors are the figures
     # measured last (see docs/design.md), so a change that loses agreement fails here.
     result = agreement.measure(REFUSAL_DATA / part)
     assert len(result.graded) >= 150
     assert result.refusal_f1 >= floor
     assert result.refusal_precision >= 0.95
+
+
+def test_the_last_held_out_part_meets_the_issue_targets(agreement: ModuleType) -> None:
+    # written blind before the last pass, measured once after it: F1 >= 0.95 and no
+    # class under 0.85 recall, with at least 20 refusals in every class
+    result = agreement.measure(REFUSAL_DATA / "heldout_l")
+    assert len(result.classes) == 14
+    assert all(figures.labelled >= 20 for figures in result.classes.values())
+    assert result.refusal_f1 >= 0.95
+    assert all(figures.recall >= 0.85 for figures in result.classes.values())
 
 
 def test_class_figures_by_hand(agreement: ModuleType) -> None:
@@ -175,8 +192,8 @@ def test_parts_and_the_summary_leave_rows_out(
     agreement: ModuleType, capsys: pytest.CaptureFixture[str]
 ) -> None:
     assert [p.name for p in agreement.parts(REFUSAL_DATA)] == [
-        "dev", "dev_b", "dev_c", "dev_d", "dev_e", "dev_f", "dev_g",
-        "heldout_a", "heldout_b", "heldout_c", "heldout_j",
+        "dev", "dev_b", "dev_c", "dev_d", "dev_e", "dev_f", "dev_g", "dev_h",
+        "heldout_a", "heldout_b", "heldout_c", "heldout_j", "heldout_l",
     ]  # fmt: skip
     assert agreement.main(["--summary", str(REFUSAL_DATA / "dev")]) == 0
     out = capsys.readouterr().out

@@ -533,6 +533,22 @@ DRIVER_GOLD = "Lower steel costs (2.1 points of margin)."
         ("The section provided does not address it in enough detail for me to answer yes "
          "or no.", "Does Orrin have off-balance-sheet arrangements?", "No; it has none.",
          "source-absence"),
+        # remarks about the question or the model are no claim of an answer; emoji carry
+        # no words
+        ("Honestly, I can't tell you whether Orrin bought any back — that's a pretty "
+         "specific disclosure and I don't want to guess. 🤷", YES_NO_Q, "Yes", "inability"),
+        ("Please refer to the equity footnote in Orrin's FY2022 Form 10-K, which will state "
+         "whether any shares were repurchased.", YES_NO_Q, "Yes", "redirect"),
+        ("Likely something tool-related; not sure which.", WHICH_Q, WHICH_GOLD, "inability"),
+        ("Sure, send me Orrin's cash flow statement and I'll work it out!", NUMERIC_Q,
+         NUMERIC_GOLD, "asks-input"),
+        ("Can't check — no document access.", YES_NO_Q, "Yes", "inability"),
+        ("No buyback info in excerpt.", YES_NO_Q, "Yes", "source-absence"),
+        ("Good way to check this: divide capex by revenue. Anything above ~10% is usually "
+         "considered capital-intensive.", "Is Orrin capital-intensive?",
+         "Yes; capex is 14% of revenue.", "generic-substitute"),
+        ("Usual industrial stuff — steel, freight.", "What drove Orrin's cost increase in "
+         "FY2022?", "Higher steel prices, up 18%.", "vague-estimate"),
         # a kind of company and what such companies usually say
         ("Tool makers that sell through distributors usually cite steel prices and freight.",
          DRIVER_Q, DRIVER_GOLD, "vague-estimate"),
@@ -616,6 +632,12 @@ def test_general_cue_families_find_unseen_wordings(
          "excerpt doesn't quantify how much came from markdowns, so I can't split it.",
          "What was the main driver of Orrin's gross margin decline?",
          "Heavier markdowns, partly offset by lower freight."),
+        # a year is no start of a range; zero and no in a few words
+        ("Orrin's operating cash flow was $918 million in 2022 to about $1 billion in 2023.",
+         NUMERIC_Q, NUMERIC_GOLD),
+        ("None in 2022.", YES_NO_Q, "No; none in FY2022."),
+        ("Nope, zero buybacks in 2022 — they paused the program. 💰", YES_NO_Q,
+         "No; none in FY2022."),
         # a limit on a detail the question did not ask about
         ("Lower steel costs drove it. I can't quantify each factor's share, though.",
          DRIVER_Q, DRIVER_GOLD),

@@ -126,12 +126,13 @@ _SUBORDINATE = re.compile(
     r",\s*"
 )
 # "No, I can't ..." is two clauses: the interjection and what follows it
-_LEADING_YES_NO = re.compile(r"^((?:yes|no))\s*[,;:!-]+\s*")
+_LEADING_YES_NO = re.compile(r"^((?:yes|no|nope|nah|yep|yup|yeah))\s*[,;:!-]+\s*")
 _AUX = re.compile(
     r"^(?:is|are|was|were|does|do|did|has|have|had|can|could|will|would|should|may|might)\b"
 )
 _YES_NO = re.compile(
-    rf"^(?:the (?:short |final )?answer is\s*:?\s*)?(?:yes|no)\b(?!\s+(?:\w+ )?(?:{INFO}|such)\b)"
+    rf"^(?:the (?:short |final )?answer is\s*:?\s*)?(?:yes|no|nope|nah|yep|yup|yeah)\b"
+    rf"(?!\s+(?:\w+ )?(?:{INFO}|such)\b)"
 )
 # a figure: digits, optionally grouped or with a decimal part
 _FIGURE = re.compile(r"(?<![\w.])(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?!\w)|(?<![\w.])\.\d+")
@@ -181,7 +182,7 @@ _WORDED_FIGURE = re.compile(
     r"|thousand|trillion|hundred|times|dollars|cents)\b"
 )
 _NUMBER = (
-    r"(?:(?:about|around|roughly|approximately|some|just|nearly|only|the) )?"
+    r"(?:(?:about|around|roughly|approximately|some|just|nearly|only|the) |~\s?)?"
     r"[$€£]?\s?\d[\d,]*(?:\.\d+)?\s?(?:%|percent|x|times|million|billion|thousand|m|bn|b|k)?"
 )
 _BOUND = re.compile(
@@ -193,11 +194,13 @@ _BOUND = re.compile(
     rf"\s*{_NUMBER}|{_NUMBER}\s*(?:or so|give or take|-ish)\b"
 )
 _RANGE = re.compile(
-    rf"\bbetween\s*{_NUMBER}\s*and\s*{_NUMBER}|(?<!from )(?<!\d){_NUMBER}\s*(?:-|–|to)\s*{_NUMBER}"
+    rf"\bbetween\s*{_NUMBER}\s*and\s*{_NUMBER}"
+    rf"|(?<!from )(?<!\d)(?!\s?(?:19|20)\d\d\b){_NUMBER}\s*(?:-|–|to)\s*{_NUMBER}"
 )
 _NOT_THIS_VALUE = re.compile(
     r"^(?:if(?! (?:i|my) (?:recall|remember|memory))|suppose|supposing|assuming|assume|say"
-    r"|imagine)\b|\b(?:for example|for instance"
+    r"|imagine)\b|\b(?:typical|usual|normal|standard) (?:[\w-]+ ){0,2}(?:range|levels?|band)\b"
+    r"|\b(?:for example|for instance"
     r"|e\.g\.|hypothetical\w*|illustrat\w*|industry average|industry norm|most companies)\b"
     rf"|\b(?:typically|generally|usually|often|tends? to|in general|on average)\b.*\b(?:{KINDS}"
     r"|industry|industries|sector|most|many)\b"
@@ -215,6 +218,11 @@ _NEEDS = re.compile(
 )
 # words a why-question asks about, not details beside its answer
 _WHY_DETAIL = re.compile(r"drivers?|reasons?|explanation|commentary")
+# the model speaking of itself
+_FIRST_PERSON = re.compile(
+    r"^(?:(?:but|and|so|however|also|honestly|still|though)\W+)*(?:i|we|my|our)\b"
+    r"|\bmy (?:training|knowledge|memory|recollection|data)\b"
+)
 # "there is segment revenue": what is there, no claim about what was asked
 _EXISTENTIAL = re.compile(r"^there (?:is|are|was|were)\b")
 # a gold answer that itself says the question does not apply
@@ -223,7 +231,7 @@ _PREMISE_GOLD = re.compile(
     r"|\bn/a\b|\bdoes not apply\b"
 )
 # zero in words is a figure: "None.", "Zero"
-_ZERO = re.compile(r"^(?:none|zero|nil)(?: (?!of\b)\w+)?$")
+_ZERO = re.compile(r"^(?:none|zero|nil)(?: (?!of\b)[\w$%.-]+){0,3}$")
 # figures that are no value: dates written with slashes, "100% sure"
 _NOT_A_VALUE = re.compile(
     r"\b\d{1,2}/\d{1,2}/\d{2,4}\b|\b100 ?%(?= (?:sure|certain|confident|accurate|correct"
@@ -354,8 +362,11 @@ class _Clause:
 
 
 def normalize(text: str) -> str:
-    """NFKC, case-folded, straight quotes, contractions spelt out, whitespace collapsed."""
+    """NFKC, case-folded, straight quotes, symbols dropped, contractions spelt out,
+    whitespace collapsed."""
     folded = unicodedata.normalize("NFKC", text).translate(_QUOTES).casefold()
+    if not folded.isascii():  # emoji and other symbols carry no words
+        folded = "".join(" " if unicodedata.category(c) == "So" else c for c in folded)
     for pattern, replacement in _CONTRACTIONS:
         folded = pattern.sub(replacement, folded)
     return " ".join(folded.split())
@@ -436,7 +447,9 @@ def detect(
         return Decision(ANSWERED, agrees_with_gold=True)
     # what the gold adds to the question: its topic words name no answer
     gold_words = _content_words(gold) - _content_words(question) if kind == "text" else set()
-    commitment = _commitment(kind, gold_words, clauses, hits, figures)
+    commitment = _commitment(
+        question, kind, gold_words=gold_words, clauses=clauses, hits=hits, figures=figures
+    )
     if commitment == DEFINITE and figures and kind != "text":
         texts = {c.position: c.text for c in clauses}
         after = [
@@ -689,7 +702,9 @@ def question_kind(question: str, gold: str) -> str:
 
 
 def _commitment(
+    question: str,
     kind: str,
+    *,
     gold_words: set[str],
     clauses: list[_Clause],
     hits: list[_Hit],
@@ -724,6 +739,9 @@ def _commitment(
     ):
         return DEFINITE
     first_cue = min(cued)
+    # "that's a pretty specific disclosure", "my recollection is thin": no claim about
+    # what was asked (word stems, so "auditor" meets "audits")
+    asked_stems = {w[:5] for w in _content_words(question)}
     if figures or any(
         c.position > first_cue
         and c.position not in cued
@@ -732,6 +750,8 @@ def _commitment(
         and not _HEDGE.search(c.text)
         and not _POINTING.search(c.text)
         and not _EXISTENTIAL.match(c.text)
+        and not _FIRST_PERSON.search(c.text)
+        and (not asked_stems or bool(asked_stems & {w[:5] for w in _WORD.findall(c.text)}))
         for c in clauses
     ):
         return CLAIM

@@ -85,7 +85,7 @@ DETERMINED = (
 INFO = (
     r"(?:information|data|details?|figures?|numbers?|values?|amounts?|mention|disclosure"
     r"|breakdown|reference|record|indication|specifics|context|evidence|inputs?|visibility"
-    r"|statements?|discussion|guidance|commentary|word|basis|grounds)"
+    r"|statements?|discussion|guidance|commentary|word|basis|grounds|info)"
 )
 # what a sentence may open with before its cue: discourse words, an apology, a
 # prepositional or participial phrase closed by a comma
@@ -97,7 +97,7 @@ LEAD_IN = (
     r"|i regret that|answer|response|final answer|short answer|which|it (?:seems|appears)(?: that)?"
     r"|consequently|accordingly|as a result|for (?:that|this|these) reasons?|in that case"
     r"|otherwise|admittedly|realistically|either way|in any case|in other words|put simply"
-    r"|because|since|given that"
+    r"|because|since|given that|sure|of course|certainly|absolutely|oof|ah|oh|uh|um|yikes"
     r"|(?:it )?(?:seems|appears) that)\b[\s,:;.!-]*"
     r"|(?:based on|according to|from|in|within|under|per|across|looking at|having reviewed"
     r"|after reviewing"
@@ -160,6 +160,7 @@ INABILITY = CueClass(
     "The model says it cannot or will not give the figure (first person). It declines "
     "without saying why; the commonest closed-book non-answer after cutoff.",
     (
+        r"not sure (?:which|what|who|whether|how|where|when)\b",
         rf"{ME} (?:only )?wish (?:{ME} )?could\b",
         r"[^.;]{0,100}? (?:is|are|was|were) (?:\w+ )?(?:not possible|impossible|not feasible"
         r"|infeasible|beyond me) for (?:me|us)\b",
@@ -216,6 +217,7 @@ SOURCE_ABSENCE = CueClass(
     "The given text (context, excerpt, filing, pages) does not contain the figure, or "
     "the model found nothing in it. The dominant form when the model had documents.",
     (
+        rf"no (?:[\w&'-]+ ){{0,3}}?{INFO} (?:in|within|from) (?:the |this |these )?{SOURCE}",
         rf"{SOURCE} (?:\w+ ){{0,3}}?{NEG} {ADV}(?:\w+ )?{SHOW}\b",
         rf"{SOURCE} (?:\w+ ){{0,3}}?{NEG}\s*$",
         rf"{SOURCE} (?:\w+ ){{0,3}}?only (?:covers?|includes?|contains?|shows?|discuss(?:es)?"
@@ -323,6 +325,10 @@ INSUFFICIENT_INFO = CueClass(
     "There is not enough information to work the answer out; it cannot be determined. "
     "Impersonal, no model and no source named.",
     (
+        r"(?:it is |that is |this is )?(?:hard|difficult|impossible|tough) to be (?:any )?"
+        r"(?:more )?(?:precise|specific|definitive|certain|exact)\b",
+        rf"{SOURCE} [^.;]{{0,80}}? but (?:not|no) (?:enough|sufficient|adequate)\b",
+        r"(?:it )?(?:really |all )?depends (?:on )?(?:how|what|who|which|on your)\b",
         rf"{ME} (?:do not|did not) (?:think|believe) (?:{ME} )?(?:have|had|got) (?:enough"
         r"|sufficient|adequate)\b",
         rf"{ME} (?:do not|did not) (?:have|get) (?:enough|sufficient|adequate) (?:\w+ )?"
@@ -437,7 +443,8 @@ CAPABILITY = CueClass(
         rf"{ME} (?:do not|cannot) have access to (?:the |any |external |their |its )?"
         r"(?:\w+ )?(?:filings?|documents?|databases?|internet|web|sec|edgar|financial"
         r" statements?|10-k|annual reports?|files?|sources|tools|systems|resources|websites?)",
-        r"no (?:\w+ )?(?:internet|web|browsing|online|database|search) (?:access|connection"
+        r"no (?:\w+ )?(?:internet|web|browsing|online|database|search|document|file|filing)"
+        r" (?:access|connection"
         r"|capabilit\w+|tools?)",
     ),
 )
@@ -447,6 +454,13 @@ REDIRECT = CueClass(
     "Sends the user elsewhere (the 10-K, investor relations, a data provider) instead of "
     "giving the figure. With a committed figure it is only a pointer and does not count.",
     (
+        r"(?:which|that|it|they|this) (?:will|would|should) (?:\w+ )?(?:state|show|say|tell you"
+        r"|disclose|confirm|indicate|list|name|answer)\b",
+        rf"{ME} (?:would|will) (?:check|consult|look at|look in|look up|start with|go to|visit"
+        r"|refer to)\b",
+        r"(?:i|we) (?:would|will) look (?:there|here|in there)\b",
+        rf"{NP}(?:shows? up|appears?|(?:is|are) (?:shown|found|listed|given|reported|disclosed))"
+        rf" (?:\w+ )?(?:in|on|within|under) (?:item|note|part|section) [\w.]+ of\b",
         rf"{NP}(?:is|are|would be|will be) (?:the|a) (?:better|best|right|safer|surer) (?:route"
         r"|place|bet|option|source|way|path|resource)\b",
         rf"{NP}(?:is|are) (?:\w+ )?(?:easiest|easier|best|simplest|quickest) (?:to )?(?:confirm"
@@ -506,6 +520,7 @@ REDIRECT = CueClass(
         r"|answers?|settles?) (?:it|this|that|them|the (?:\w+ )?(?:firm|name|answer|figure|number"
         r"|details?|information|data))\b",
         r"(?:\w+ ){0,8}?(?:the|a|your) (?:go-to|best|primary|authoritative|definitive|right"
+        r"|appropriate|correct|proper|relevant"
         r"|official) (?:\w+ )?(?:source|resource|place|reference)\b",
         rf"(?:that|this|it|the \w+) (?:would|will|should) be (?:on|in) the (?:[\w'&-]+ ){{0,4}}?"
         rf"{DOC}\b",
@@ -588,6 +603,8 @@ ADVICE_REFUSAL = CueClass(
     "advice-refusal",
     "Declines on policy: no investment advice, no recommendation to buy or sell.",
     (
+        rf"{ME} (?:do not|cannot|will not|never) (?:give|provide|offer|make|share) (?:\w+ )?"
+        r"(?:guidance|advice|recommendations?)\b",
         rf"{ME} (?:am going to|will|would|must|need to|have to|prefer to|want to) (?:stay out of"
         r"|steer clear of|avoid|refrain from)\b[^.;]{0,80}\b(?:advice|recommendations?|investment"
         r"|buy|sell)",
@@ -643,6 +660,8 @@ GENERIC_SUBSTITUTE = CueClass(
     "Explains how the metric is computed (the formula, the line items) and stops without "
     "a value. Counted only when the answer states no figure at all.",
     (
+        r"(?:first |simply |just )?(?:divide|subtract|multiply|add up) (?:[\w&'-]+ ){1,6}?(?:by"
+        r"|from|over|and)\b",
         r"(?:[\w$%&'./()-]+ ){0,8}?(?:is|are|can be|would be|could be|should be) (?:\w+ )?"
         r"(?:calculated|computed|derived|determined|defined|measured|found|obtained|estimated)"
         r" (?:as|by|using|from|with|through)\b",
@@ -671,6 +690,8 @@ GENERIC_REFERENCE = (
     r"|generally|normally|often|most likely|almost certainly) (?:be |is |are |was |were )?"
     r"(?:\w+ )?(?:a|an|one of|some|among|any|either)\b"
     r"|(?:it |that |this )?(?:could|might|may) be (?:any|one) of\b"
+    r"|(?:the )?(?:usual|typical|standard|generic|common) (?:[\w-]+ ){0,3}?(?:stuff|things|risks"
+    r"|inputs|items|factors|suspects|fare)\b"
     r"|(?:[\w'-]+ ){0,4}?(?:probably|likely|possibly|perhaps|maybe) (?:sometime|some time"
     r"|somewhere|around|about)\b"
     r"|most (?:[\w'-]+ ){0,3}?(?:companies|firms|issuers|businesses|banks|retailers|peers"
@@ -717,6 +738,8 @@ PARTIAL_WORK = CueClass(
     "Computes part of the answer and stops: 'average PP&E is $267.5M; without revenue I "
     "can't finish'. The figures are steps, not the result, so it is not an attempt.",
     (
+        rf"{NP}(?:would |will )?(?:forms?|makes? up|provides?|serves? as) the (?:numerator"
+        r"|denominator)\b",
         rf"{NP}(?:is|are) the (?:\w+ )?(?:piece|part|bit|number|figure|input|step|item) (?:that )?"
         rf"{ME} (?:cannot|could not|can not|do not have|am missing|lack|am unable to)\b",
         r"(?:so )?no (?:[\w&'-]+ ){0,3}?(?:ratio|figure|number|answer|estimate|value|margin"
@@ -857,6 +880,7 @@ EXCLUSIONS: dict[str, re.Pattern[str]] = {
         # a hedge on a figure just given ("..., though I'm not fully sure of that"): the
         # figure stands, the work did not stop
         "hedge": r"\b(?:not|less than) (?:\w+ )?(?:sure|certain|confident|positive)\b"
+        r"(?! (?:which|what|who|whether|how|where|when)\b)"
         r"|\b(?:uncertain|unsure)\b|\bif (?:i|we) (?:recall|remember)\b|\bdouble-check",
         # the company's own words reported: "Redfield says a loss is possible, but the
         # amount cannot be estimated" (the clauses after it are the company's)
@@ -875,7 +899,7 @@ EXCLUSIONS: dict[str, re.Pattern[str]] = {
 # an absence of the asked thing, not of information about it: "does not mention any
 # acquisitions" answers "there were none"; "is silent on acquisitions" does not
 ABSENT_THING = re.compile(
-    rf"(?<!\byes or )\b(?:any|no|none|nor)\b(?! (?:\w+ )?(?:{INFO}|sources?|documents?"
+    rf"(?<!\byes or )\b(?:any|no|none|nor)\b(?! (?:[\w-]+ ){{0,3}}?(?:{INFO}|sources?|documents?"
     r"|filings?|excerpts?|texts?|context|passages?|pages?)\b)"
     r"(?! (?:of )?(?:the|these|those|it|them)\b)"
 )
