@@ -371,7 +371,9 @@ def test_the_endpoint_judge_decides_undetermined_answers_with_the_nonanswer_rubr
     suite: Suite, stub: Stub
 ) -> None:
     # a claim beside a cue that does not name the gold: undetermined, for the judge
-    answer = "The excerpt does not name Norvale's auditor, but its board has nine members."
+    answer = (
+        "The excerpt does not name Norvale's auditor, but its audit committee has nine members."
+    )
     suite.write("qa/g.qa.jsonl", jsonl(ROWS[:1]))
     suite.write("preds.jsonl", jsonl([{"id": "g1", "answer": answer}]))
     write_ini(suite, stub, bizbench_judge_model="stub-judge")
@@ -471,7 +473,7 @@ def test_judge_and_embedding_calls_are_made_concurrently_with_the_serial_report(
 
 def test_undetermined_answers_are_judged_concurrently(suite: Suite, stub: Stub) -> None:
     # a claim beside a cue that does not name the gold: undetermined, for the judge
-    answer = "The excerpt does not name {0}'s auditor, but its board has nine members."
+    answer = "The excerpt does not name {0}'s auditor, but its audit committee has nine members."
     names = [f"Firm{i}" for i in range(N_DOCS)]
     rows = [{"id": f"g{i:02d}", "question": f"Who audits {n}?", "expected": "Smith & Lowe LLP"}
             for i, n in enumerate(names)]  # fmt: skip
