@@ -59,8 +59,10 @@ from pytest_bizbench.scoring.refusal_catalog import (
     NEGATIVE_GOLD,
     PARTIAL_WORK,
     PLACEHOLDERS,
+    PREMISE_GOLD,
     QUOTED,
     VAGUE_ESTIMATE,
+    WHY_DETAIL,
     CueClass,
 )
 
@@ -216,8 +218,6 @@ _NEEDS = re.compile(
     r"\b(?:need|needs|require|requires|before (?:i|we) can|in order to|to (?:compute|calculate"
     r"|finish|complete|determine|give you the))\b"
 )
-# words a why-question asks about, not details beside its answer
-_WHY_DETAIL = re.compile(r"drivers?|reasons?|explanation|commentary")
 # the model speaking of itself
 _FIRST_PERSON = re.compile(
     r"^(?:(?:but|and|so|however|also|honestly|still|though)\W+)*(?:i|we|my|our)\b"
@@ -225,11 +225,6 @@ _FIRST_PERSON = re.compile(
 )
 # "there is segment revenue": what is there, no claim about what was asked
 _EXISTENTIAL = re.compile(r"^there (?:is|are|was|were)\b")
-# a gold answer that itself says the question does not apply
-_PREMISE_GOLD = re.compile(
-    r"\bpremise\b|\bnot (?:applicable|meaningful|relevant|a meaningful|an applicable)\b"
-    r"|\bn/a\b|\bdoes not apply\b"
-)
 # zero in words is a figure: "None.", "Zero"
 _ZERO = re.compile(r"^(?:none|zero|nil)(?: (?!of\b)[\w$%.-]+){0,3}$")
 # figures that are no value: dates written with slashes, "100% sure"
@@ -350,6 +345,7 @@ class _Hit:
     position: tuple[int, int]  # sentence, clause
     weight: float
     sentence: str
+    text: str  # the clause, normalised
     detail_only: bool
 
 
@@ -451,7 +447,6 @@ def detect(
         question, kind, gold_words=gold_words, clauses=clauses, hits=hits, figures=figures
     )
     if commitment == DEFINITE and figures and kind != "text":
-        texts = {c.position: c.text for c in clauses}
         after = [
             hit
             for hit in hits
@@ -462,28 +457,31 @@ def detect(
         stopped = [
             hit
             for hit in after
-            if hit.cls.stops_work
-            or (hit.cls.slug == "asks-input" and _NEEDS.search(texts[hit.position]))
+            if hit.cls.stops_work or (hit.cls.slug == "asks-input" and _NEEDS.search(hit.text))
         ]
-        if stopped and not (gold and _gives_gold_figure(gold, answer, question, kind)):
+        missing = [hit for hit in after if hit.cls.slug in _ABSENCE_CLASSES]
+        gaps = [
+            hit
+            for hit in hits
+            if hit.cls.slug in _GAP_CLASSES and not hit.detail_only and hit.position < max(figures)
+        ]
+        # graded once, and only when a stop or a gap asks whether the figure is the gold's
+        gives_gold = bool(gold and (stopped or missing or gaps)) and _gives_gold_figure(
+            gold, answer, question, kind
+        )
+        if stopped and not gives_gold:
             # the work stopped after a step; a stop after the gold's own figure only
             # leaves out a part ("..., so I can only give you the total")
             return Decision(REFUSED, PARTIAL_WORK.slug, _cut(stopped[-1].sentence))
-        missing = [hit for hit in after if hit.cls.slug in _ABSENCE_CLASSES]
         if missing:
             # a figure, then something missing: the gold's own figure makes the gap a
             # part left out; another figure is a step before the gap; no gold, unsure
             cue = _cut(missing[-1].sentence)
             if not gold:
                 return Decision(UNDETERMINED, PARTIAL_WORK.slug, cue)
-            if not _gives_gold_figure(gold, answer, question, kind):
+            if not gives_gold:
                 return Decision(REFUSED, PARTIAL_WORK.slug, cue)
-        gaps = [
-            hit
-            for hit in hits
-            if hit.cls.slug in _GAP_CLASSES and not hit.detail_only and hit.position < max(figures)
-        ]
-        if gaps and gold and not _gives_gold_figure(gold, answer, question, kind):
+        if gaps and gold and not gives_gold:
             # the asked value is missing and the figure beside it is not the gold's:
             # a step or another metric, not an answer
             return Decision(REFUSED, gaps[0].cls.slug, _cut(gaps[0].sentence))
@@ -567,7 +565,10 @@ def _agrees(best: _Hit, hits: list[_Hit], clauses: list[_Clause], gold: str) -> 
     """A premise rejection, or an absence of the asked thing itself, that says what a
     negative gold answer says; not when the answer also says it cannot decide ("...
     so I can't confirm whether it made any")."""
-    if not gold or best.cls.slug not in _ABSENCE_CLASSES or not _negative(gold):
+    if not gold or best.cls.slug not in _ABSENCE_CLASSES:
+        return False
+    gold_hits = _hits(_clauses(gold))
+    if not _negative(gold, gold_hits):
         return False
     # a premise rejection's consequence ("so it can't be computed") is no indecision
     undecided = (
@@ -577,16 +578,16 @@ def _agrees(best: _Hit, hits: list[_Hit], clauses: list[_Clause], gold: str) -> 
         return False
     if best.cls.slug == "rejects-premise":
         # a plain "No; it made a loss" does not reject the question's premise
-        return bool(_PREMISE_GOLD.search(normalize(gold))) or any(
-            hit.cls.slug == "rejects-premise" for hit in _hits(_clauses(gold))
+        return bool(PREMISE_GOLD.search(normalize(gold))) or any(
+            hit.cls.slug == "rejects-premise" for hit in gold_hits
         )
     return any(ABSENT_THING.search(c.text) for c in clauses)
 
 
-def _negative(gold: str) -> bool:
+def _negative(gold: str, gold_hits: list[_Hit]) -> bool:
     """A gold answer that itself states an absence or rejects the premise."""
     return bool(NEGATIVE_GOLD.search(normalize(gold))) or any(
-        hit.cls.slug in _ABSENCE_CLASSES for hit in _hits(_clauses(gold))
+        hit.cls.slug in _ABSENCE_CLASSES for hit in gold_hits
     )
 
 
@@ -664,7 +665,7 @@ def _hits(clauses: list[_Clause], question: str = "") -> list[_Hit]:
         index = clause.position[0]
         place = FIRST if index == 0 else LAST if index == last_sentence else MIDDLE
         detail_only = any(
-            m.group() not in asked and not (why and _WHY_DETAIL.fullmatch(m.group()))
+            m.group() not in asked and not (why and WHY_DETAIL.fullmatch(m.group()))
             for m in EXCLUSIONS["detail-only"].finditer(clause.text)
         )
         for cls, patterns in _PATTERNS:
@@ -676,7 +677,14 @@ def _hits(clauses: list[_Clause], question: str = "") -> list[_Hit]:
                 continue  # a figure with its source: a pointer, not a redirect
             if any(p.match(clause.text) for p in patterns):
                 hits.append(
-                    _Hit(cls, clause.position, cls.strength * place, clause.sentence, detail_only)
+                    _Hit(
+                        cls,
+                        clause.position,
+                        cls.strength * place,
+                        clause.sentence,
+                        clause.text,
+                        detail_only,
+                    )
                 )
                 break
     return hits
@@ -797,7 +805,7 @@ def _commits(text: str, sentence: str = "", asked: frozenset[str] = frozenset())
     example or a statement about companies in general, bounds ("more than $1
     billion"), ranges ("20-25%", "at least 13-14 months"), a formula's constants ("x 100",
     "/ 2", "(365 for a full year)": a formula anywhere in the sentence)."""
-    if _NOT_THIS_VALUE.search(text) or _GENERIC_SUBJECT.match(text):
+    if _about_companies_in_general(text):
         return ""
     if asked:  # the question's own figures ("more than 10%?") commit to nothing
         text = _FIGURE.sub(lambda m: " " if m.group() in asked else m.group(), text)

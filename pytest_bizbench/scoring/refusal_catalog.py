@@ -896,6 +896,8 @@ EXCLUSIONS: dict[str, re.Pattern[str]] = {
         r"|drivers?|reasons?|explanation|commentary|individual|per-segment|sub-?total)\b",
     }.items()
 }
+# detail words a why-question asks about: not details beside its answer there
+WHY_DETAIL = re.compile(r"drivers?|reasons?|explanation|commentary")
 # an absence of the asked thing, not of information about it: "does not mention any
 # acquisitions" answers "there were none"; "is silent on acquisitions" does not
 ABSENT_THING = re.compile(
@@ -909,4 +911,10 @@ NEGATIVE_GOLD = re.compile(
     r"|has not|had no|have no|it did not|the company (?:did|does|has) not|no such)"
     r"|\b(?:not (?:disclosed|reported|applicable|meaningful|relevant|provided|available"
     r"|given|mentioned)|n/a|none)\b"
+)
+# a gold answer that itself says the question does not apply: a premise rejection
+# agrees with it, a plain "No; it made a loss" does not
+PREMISE_GOLD = re.compile(
+    r"\bpremise\b|\bnot (?:applicable|meaningful|relevant|a meaningful|an applicable)\b"
+    r"|\bn/a\b|\bdoes not apply\b"
 )
