@@ -152,10 +152,10 @@ class Controller:
         # a new list: in a serial run the item's own list is the report's
         report.user_properties = [p for p in report.user_properties if p[0] != PAYLOAD_KEY]
 
-    def _completeness(self, exitstatus: int) -> Completeness:
+    def _completeness(self, exitstatus: int, cases: list[str]) -> Completeness:
+        """`cases`: the selected node ids that are cases of ours."""
         from pytest_bizbench.gate import Completeness
 
-        cases = [n for n in self.selected or () if self._is_case(n)]
         return Completeness(
             filtered=is_filtered(self.config),
             collected=len(cases),
@@ -204,7 +204,8 @@ class Controller:
         state = self.config.stash[RUN_STATE]
         runs = collect_agent_runs(self.config, state)  # no items: read here (agent_runs.py)
         documents = self._aggregator is not None and self._aggregator.documents
-        if not (any(map(self._is_case, self.selected or ())) or documents or runs.by_model):
+        cases = [n for n in self.selected or () if self._is_case(n)]
+        if not (cases or documents or runs.by_model):
             if state.settings.baseline.save_path is not None:
                 from pytest_bizbench.baseline import nothing_to_save
 
@@ -223,7 +224,7 @@ class Controller:
         self.aggregator.errors.update(
             state.predictions.line_errors(self.config.rootpath)
         )  # parsed once here
-        completeness = self._completeness(exitstatus)
+        completeness = self._completeness(exitstatus, cases)
         registry = state.registry
         self.result = conclude(
             self.aggregator.by_benchmark(),
