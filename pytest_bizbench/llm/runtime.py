@@ -144,10 +144,14 @@ class LLMRuntime:
             del self._planning.waits
         return frozenset(waits)
 
+    def _asks_live(self, case: Any, model: str) -> bool:
+        """Whether `model` answers `case` live: an `llm:` model and a QA row's prompt."""
+        return self.serves(model) and isinstance(getattr(case, "prompt", None), str)
+
     def _live_hook(self, case: Any, model: str) -> PredictHook | Future[Any] | None:
         """For the plan pass: an `llm:` answer that is in as a predict callable (its
         future stays for the item), the future while it is not; None for no answer."""
-        if not self.serves(model) or not isinstance(getattr(case, "prompt", None), str):
+        if not self._asks_live(case, model):
             return None
         future = self._inflight.get(self._live_request(case, model))
         if future is None or not future.done():
@@ -166,11 +170,7 @@ class LLMRuntime:
         )
         for ahead in window:
             model, case = getattr(ahead, "model", None), getattr(ahead, "case", None)
-            if (
-                isinstance(model, str)
-                and self.serves(model)
-                and isinstance(getattr(case, "prompt", None), str)
-            ):
+            if isinstance(model, str) and self._asks_live(case, model):
                 self._submit(self._live_request(case, model))
         if self._planner.active:
             self._planner.plan(window, self._live_hook, self._dry_run)
