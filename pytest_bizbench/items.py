@@ -7,6 +7,7 @@ other case still runs.
 
 from __future__ import annotations
 
+import pickle
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from pathlib import Path
@@ -72,18 +73,32 @@ class CaseFile(pytest.File):
                 items.append(
                     ((entry.id, "", ""), ErrorItem.from_parent(self, name=name, error=error))
                 )
+            packed = pack(entry) if benchmarks else None
             for benchmark in benchmarks:
                 for model in models:
                     item = CaseItem.from_parent(
                         self,
                         name=item_name(entry.id, benchmark.name, model, models),
                         case=entry,
+                        packed=packed,
                         benchmark=benchmark,
                         model=model,
                     )
                     items.append(((entry.id, benchmark.name, model), item))
         items.sort(key=lambda pair: pair[0])
         return [item for _, item in items]
+
+
+def pack(case: Case) -> bytes | None:
+    """The case as its items keep it until they run: pickled. pytest holds every item
+    from collection to the session's end; a parsed ground-truth case is ~3 KB and
+    dozens of objects for the garbage collector to walk again and again, its pickle
+    ~0.5 KB and one. Our own objects, unpickled in this process only. None for a
+    case that does not pickle: it is kept as it is."""
+    try:
+        return pickle.dumps(case, pickle.HIGHEST_PROTOCOL)
+    except (pickle.PicklingError, TypeError, AttributeError, RecursionError):
+        return None
 
 
 def item_name(case_id: str, benchmark: str, model: str, models: Sequence[str]) -> str:
@@ -193,12 +208,29 @@ class CaseItem(BizbenchItem):
     """One case scored by one benchmark for one model."""
 
     def __init__(
-        self, *, case: Case, benchmark: BenchmarkPlugin, model: str, **kwargs: Any
+        self,
+        *,
+        case: Case,
+        benchmark: BenchmarkPlugin,
+        model: str,
+        packed: bytes | None = None,
+        **kwargs: Any,
     ) -> None:
         super().__init__(**kwargs)
-        self.case = case
+        self._case: Case | bytes = case if packed is None else packed
+        self.case_line = case.line
+        self.case_min_score = case.min_score
         self.benchmark = benchmark
         self.model = model
+
+    @property
+    def case(self) -> Case:
+        """The case, unpickled on each read (see `pack`): read it once per use."""
+        kept = self._case
+        if isinstance(kept, bytes):
+            case: Case = pickle.loads(kept)
+            return case
+        return kept
 
     def evaluate(self) -> DocumentPayload:
         """Predict and score: in `runtest`, so --collect-only, --setup-only and
@@ -237,8 +269,8 @@ class CaseItem(BizbenchItem):
         return payload
 
     def pass_mark(self) -> tuple[float, str]:
-        if self.case.min_score is not None:
-            return self.case.min_score, "case min_score"
+        if self.case_min_score is not None:
+            return self.case_min_score, "case min_score"
         configured = run_state(self.config).settings.min_score
         if configured is not None:
             return configured, "--bizbench-min-score"
@@ -262,5 +294,5 @@ class CaseItem(BizbenchItem):
             raise ScoreBelowPassMark(payload, mark, source)
 
     def reportinfo(self) -> tuple[Path, int | None, str]:
-        line = self.case.line - 1 if self.case.line else None
+        line = self.case_line - 1 if self.case_line else None
         return self.path, line, self.name

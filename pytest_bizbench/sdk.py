@@ -10,9 +10,9 @@ from __future__ import annotations
 import math
 import re
 import statistics
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Literal
+from typing import Any, ClassVar, Literal, Protocol, overload
 
 from pytest_bizbench.details import field_entries
 from pytest_bizbench.figures import is_number, mean
@@ -239,10 +239,56 @@ class MatchRule:
         return True
 
 
-def by_id(scored: Iterable[ScoredDocument]) -> list[ScoredDocument]:
+def by_id(scored: Iterable[ScoredDocument]) -> Sequence[ScoredDocument]:
     """The documents in one order whatever the workers' order (id, then file), so a
     `compute()` gives the same metrics with and without xdist."""
+    if isinstance(scored, ScoredDocuments):
+        return scored.in_id_order()
     return sorted(scored, key=lambda s: (s.document.id, s.document.source))
+
+
+class DocumentSource(Protocol):
+    """A document as the controller keeps it, compact, until a `compute()` reads it."""
+
+    def scored(self) -> ScoredDocument: ...
+
+    def id_order(self) -> tuple[str, str]:
+        """(document id, source), the key `by_id` sorts by."""
+        ...
+
+
+class ScoredDocuments(Sequence[ScoredDocument]):
+    """The documents the plugin's own `compute()` and `compare_models()` read: each
+    one is made (its details parsed) when read and dropped after, so a pass over 100k
+    documents holds one parsed document at a time, not gigabytes of them. A
+    benchmark that overrides those methods gets a plain list, as the SDK promises.
+    """
+
+    __slots__ = ("_sources",)
+
+    def __init__(self, sources: Sequence[DocumentSource]) -> None:
+        self._sources = sources
+
+    def __len__(self) -> int:
+        return len(self._sources)
+
+    @overload
+    def __getitem__(self, index: int) -> ScoredDocument: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> ScoredDocuments: ...
+
+    def __getitem__(self, index: int | slice) -> ScoredDocument | ScoredDocuments:
+        if isinstance(index, slice):
+            return ScoredDocuments(self._sources[index])
+        return self._sources[index].scored()
+
+    def __iter__(self) -> Iterator[ScoredDocument]:
+        for source in self._sources:
+            yield source.scored()
+
+    def in_id_order(self) -> ScoredDocuments:
+        return ScoredDocuments(sorted(self._sources, key=lambda s: s.id_order()))
 
 
 class BenchmarkPlugin:

@@ -31,11 +31,12 @@ def narrow_questions(config: pytest.Config, items: list[pytest.Item]) -> None:
         if not (isinstance(item, CaseItem) and item.benchmark.case_type == QA_KIND):
             kept.append(item)
             continue
-        question_type = getattr(item.case, "question_type", None)
+        case = item.case  # unpickled on each read: once per item
+        question_type = getattr(case, "question_type", None)
         if wanted and (question_type is None or question_type.casefold() not in wanted):
             dropped.append(item)
             continue
-        key = (item.path.as_posix(), item.case.id)
+        key = (item.path.as_posix(), case.id)
         if key not in questions:
             if options.limit is not None and len(questions) >= options.limit:
                 dropped.append(item)

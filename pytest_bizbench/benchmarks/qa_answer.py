@@ -250,7 +250,7 @@ class QAAnswer(BenchmarkPlugin):
     def compute(self, scored: list[ScoredDocument]) -> dict[str, Any]:
         if not scored:
             return {"accuracy": 0.0, "total_documents": 0}
-        ordered = by_id(scored)
+        ordered = list(by_id(scored))  # read in several passes: each parsed once
         shares = [_shares(s) for s in ordered]
         metrics: dict[str, Any] = {**_rates(shares), "total_documents": len(ordered)}
         metrics.update(pass_at_k_metrics((s.details for s in ordered), self.pass_at))

@@ -192,7 +192,7 @@ class ReviewAssessment(BenchmarkPlugin):
     def compute(self, scored: list[ScoredDocument]) -> dict[str, Any]:
         metrics = super().compute(scored)
         metrics.pop("per_field_accuracy", None)
-        ordered = by_id(scored)
+        ordered = list(by_id(scored))  # read in several passes: each parsed once
         compliance = [float(s.details.get("compliance") or 0.0) for s in ordered]
         evidence = [
             float(s.details["evidence"]) for s in ordered if s.details.get("evidence") is not None

@@ -129,7 +129,7 @@ class ReviewRetrieval(BenchmarkPlugin):
         }
 
     def compute(self, scored: list[ScoredDocument]) -> dict[str, Any]:
-        ordered = by_id(scored)
+        ordered = list(by_id(scored))  # read in several passes: each parsed once
         defined = [s for s in ordered if s.details.get("recall") is not None]
         counts = dict.fromkeys(CATEGORIES, 0)
         for s in ordered:

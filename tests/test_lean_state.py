@@ -1,0 +1,146 @@
+"""What the plugin keeps per item and per document is compact (issue 17, part 3):
+items keep their case pickled, the controller keeps long details compressed, and the
+plugin's own `compute()` reads the documents one at a time. The figures are in
+benchmarks/README.md; these tests pin the mechanisms and that no result changes."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from bizhelpers import Suite, doc, jsonl
+
+from pytest_bizbench.aggregate import (
+    COMPRESS_FROM,
+    ReportDocument,
+    compute_metrics,
+    scored_documents,
+)
+from pytest_bizbench.benchmarks.field_accuracy import FieldAccuracy
+from pytest_bizbench.items import CaseItem, pack
+from pytest_bizbench.payload import SCORED, DocumentPayload
+from pytest_bizbench.sdk import ScoredDocument, ScoredDocuments, by_id
+
+
+def test_items_keep_their_case_pickled_and_read_it_back_whole(suite: Suite) -> None:
+    case = doc("c1", {"total": 12.5, "vendor": "Acme"}, min_score=0.75)
+    suite.cases("a.ground-truth.jsonl", [case, doc("c2", {"k": "v"})])
+    items, _ = suite.pytester.inline_genitems()
+    first = next(i for i in items if isinstance(i, CaseItem) and i.name.startswith("c1"))
+    assert isinstance(first._case, bytes)
+    assert getattr(first.case, "ground_truth", None) == {"total": 12.5, "vendor": "Acme"}
+    assert first.case.id == "c1"
+    assert first.case.line == 1
+    # what an item reads of its case on every run needs no unpickling
+    assert (first.case_line, first.case_min_score) == (1, 0.75)
+    assert first.pass_mark() == (0.75, "case min_score")
+
+
+def test_a_case_that_does_not_pickle_is_kept_as_it_is() -> None:
+    class Local:  # a class defined in a function does not pickle
+        line = 3
+
+    assert pack(Local()) is None  # type: ignore[arg-type]
+
+
+def payload(details: dict[str, Any], doc_id: str = "d1") -> dict[str, Any]:
+    """A payload as it travels on a report."""
+    return DocumentPayload(
+        status=SCORED,
+        benchmark="field-accuracy",
+        model="m",
+        id=doc_id,
+        case="c.jsonl",
+        case_hash="h",
+        score=0.5,
+        details=details,
+    ).to_property()
+
+
+def test_long_details_are_kept_compressed_and_read_back_unchanged() -> None:
+    long = {"note": "x" * COMPRESS_FROM, "flip": True, "n": 1.25}
+    kept = ReportDocument.received("c.jsonl::d1", "passed", payload(long))
+    assert isinstance(kept.packed_details, bytes)
+    assert len(kept.packed_details) < COMPRESS_FROM // 4
+    assert kept.details == long
+    assert kept.has_samples
+
+    short = ReportDocument.received("c.jsonl::d2", "passed", payload({"k": 1}))
+    assert short.packed_details == '{"k":1}'
+    assert short.details == {"k": 1}
+    assert not short.has_samples
+
+
+def report_docs() -> list[ReportDocument]:
+    """Three documents in the aggregator's order (case, id), not by id's."""
+    rows = [("b", 0.5, 1.0), ("a", 1.0, 0.0), ("c", 0.25, 0.5)]
+    docs = []
+    for doc_id, score, field in rows:
+        details = {"f": {"score": field, "rung": "exact"}, "completeness": field}
+        data = {**payload(details, doc_id), "score": score}
+        docs.append(ReportDocument.received(f"c.jsonl::{doc_id}", "passed", data))
+    return docs
+
+
+def test_the_builtin_compute_reads_lazily_and_gives_the_metrics_of_a_list() -> None:
+    seen: list[type] = []
+
+    class Watched(FieldAccuracy):
+        pass  # compute() is the plugin's own: it is handed the lazy sequence
+
+    assert isinstance(scored_documents(report_docs(), Watched().compute), ScoredDocuments)
+
+    class Overridden(FieldAccuracy):
+        def compute(self, scored: list[ScoredDocument]) -> dict[str, Any]:
+            seen.append(type(scored))
+            return super().compute(scored)
+
+    lazy, problem = compute_metrics("field-accuracy", Watched(), report_docs())
+    assert problem is None
+    listed, _ = compute_metrics("field-accuracy", Overridden(), report_docs())
+    assert seen == [list]  # an override gets the list the SDK promises
+    assert lazy == listed
+    # by hand: scores 0.5, 1.0, 0.25; field f 1.0, 0.0, 0.5; completeness the same
+    assert lazy["accuracy"] == pytest.approx(1.75 / 3)
+    assert lazy["median_score"] == 0.5
+    assert lazy["per_field_accuracy"] == {"f": 0.5}
+    assert lazy["completeness"] == 0.5
+    assert lazy["correctness"] == 0.0  # absent from every document: counted as 0
+
+
+def test_by_id_orders_the_lazy_sequence_without_reading_it() -> None:
+    made: list[str] = []
+
+    class Source:
+        def __init__(self, doc: ReportDocument) -> None:
+            self.doc = doc
+
+        def scored(self) -> ScoredDocument:
+            made.append(self.doc.payload.id or "")
+            return self.doc.scored()
+
+        def id_order(self) -> tuple[str, str]:
+            return self.doc.id_order()
+
+    lazy = ScoredDocuments([Source(d) for d in report_docs()])
+    ordered = by_id(lazy)
+    assert made == []
+    assert [s.document.id for s in ordered] == ["a", "b", "c"]
+    assert made == ["a", "b", "c"]  # one document made per read
+    assert [s.document.id for s in by_id([d.scored() for d in report_docs()])] == ["a", "b", "c"]
+    assert ordered[1].score == 0.5
+    assert [s.document.id for s in ordered[1:]] == ["b", "c"]
+
+
+def test_a_run_reports_the_same_with_compressed_details(suite: Suite) -> None:
+    """Details long enough to be compressed reach the report unchanged, serially."""
+    fields = {f"field_{n:02d}": f"value number {n}" for n in range(40)}
+    suite.cases("a.ground-truth.jsonl", [doc("c1", fields)])
+    suite.write("preds.jsonl", jsonl([{"id": "c1", **fields}]))
+    result = suite.pytester.runpytest("--bizbench-predictions", "preds.jsonl")
+    assert result.ret == pytest.ExitCode.OK
+    details = suite.documents()["c1"]["details"]
+    assert len(json.dumps(details)) > COMPRESS_FROM
+    assert details["field_07"]["score"] == 1.0
+    assert details["field_07"]["actual"] == "value number 7"
