@@ -111,6 +111,8 @@ class ReportDocument:
 
     @property
     def metadata(self) -> dict[str, Any]:
+        if self.metadata_json == "{}":  # most documents: read on every pass over them
+            return {}
         parsed: dict[str, Any] = json.loads(self.metadata_json)
         return parsed
 

@@ -338,12 +338,12 @@ class BenchmarkPlugin:
     def compute(self, scored: list[ScoredDocument]) -> dict[str, Any]:
         if not scored:
             return {"accuracy": 0.0, "total_documents": 0}
-        ordered = by_id(scored)
-        scores = [s.score for s in ordered]
+        scores: list[float] = []
         per_field: dict[str, list[float]] = {}
         groups: dict[str, list[float]] = {}
         rules: dict[str, list[float]] = {rule.name: [] for rule in self.MATCH_RULES}
-        for s in ordered:
+        for s in by_id(scored):  # one pass: a lazily read document is parsed per pass
+            scores.append(s.score)
             for name, entry in field_entries(s.details).items():
                 per_field.setdefault(name, []).append(float(entry["score"]))
             groups.setdefault(s.group or "unknown", []).append(s.score)

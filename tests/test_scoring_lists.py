@@ -15,9 +15,12 @@ import pytest
 from bizhelpers import Suite, jsonl
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from rapidfuzz import process
 
+import pytest_bizbench.scoring.assign as assign_module
 from pytest_bizbench.scoring import FieldLadder, LadderConfig
 from pytest_bizbench.scoring.assign import (
+    NUMPY_CELLS,
     assign,
     kuhn_munkres,
     kuhn_munkres_numpy,
@@ -324,3 +327,35 @@ def test_budget_ini_keys_must_be_positive(suite: Suite, key: str) -> None:
     result = suite.pytester.runpytest()
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     result.stderr.fnmatch_lines([f"ERROR: *{key} = '0' must be between 1 and inf*"])
+
+
+def test_small_lists_skip_numpy_and_score_as_the_reference(monkeypatch: pytest.MonkeyPatch) -> None:
+    """numpy's per-call overhead outweighs a small list (issue 17): below NUMPY_CELLS the
+    solver and the text scores stay in Python; larger lists still use it."""
+    pytest.importorskip("numpy")
+    calls: list[str] = []
+
+    def record(name: str, real: Any) -> Any:
+        def wrapped(*args: Any, **kwargs: Any) -> Any:
+            calls.append(name)
+            return real(*args, **kwargs)
+
+        return wrapped
+
+    monkeypatch.setattr(
+        "pytest_bizbench.scoring.assign.kuhn_munkres_numpy",
+        record("solver", assign_module.kuhn_munkres_numpy),
+    )
+    monkeypatch.setattr(
+        "pytest_bizbench.scoring.pairs.process.cdist", record("cdist", process.cdist)
+    )
+    expected = [{"d": "Cloud hosting", "a": 10.5}, {"d": "Office chairs", "a": 7.0}]
+    actual = [{"d": "OFFICE CHAIRS", "a": "7.00"}, {"d": "Cloud hostin", "a": 10.5}]
+    bulk, reference = both_paths("items", expected, actual, strictness=0.5)
+    assert bulk == reference
+    assert calls == []
+    words = [f"{w} {n}" for n, w in enumerate(WORDS * 3)][:9]
+    bulk, reference = both_paths("notes", words, [w.upper() + "!" for w in reversed(words)])
+    assert bulk == reference
+    assert sorted(set(calls)) == ["cdist", "solver"]  # 9 x 9 = 81 cells >= NUMPY_CELLS
+    assert 9 * 9 >= NUMPY_CELLS > 2 * 2

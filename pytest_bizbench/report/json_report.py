@@ -76,7 +76,8 @@ def build_report(result: RunResult, registry: Registry) -> dict[str, Any]:
             "metrics": result.metrics.get((name, model), {}),
             "documents": documents,
         }
-        flaky = flaky_cases(documents)
+        # only documents with sample statistics can flip: the others stay unparsed
+        flaky = flaky_cases(Documents([d for d in docs if d.has_samples]))
         if flaky:
             entry["models"][model]["flaky"] = flaky
     for (name, model), comparison in result.comparisons.items():

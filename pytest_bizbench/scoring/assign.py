@@ -34,6 +34,7 @@ def numpy_module() -> ModuleType | None:
 
 
 Solver = Callable[[list[list[float]]], list[tuple[int, int]]]
+NUMPY_CELLS = 64  # the matrix size (rows x columns) from which numpy pays for itself
 
 
 def assign(
@@ -80,7 +81,8 @@ def assign(
 def _solve(sparse: list[Row], cols: int, solver: Solver | None) -> list[tuple[int, int]]:
     if solver is None and all(score == 1.0 for row in sparse for score in row.values()):
         return kuhn_munkres_unit([sorted(row) for row in sparse], cols)
-    np = numpy_module() if solver is None else None
+    # below NUMPY_CELLS, numpy's per-call overhead costs more than the loops it saves
+    np = numpy_module() if solver is None and len(sparse) * cols >= NUMPY_CELLS else None
     if np is not None:
         scores = np.zeros((len(sparse), cols))
         for r, row in enumerate(sparse):

@@ -370,6 +370,11 @@ def _decided(
 
 def _jsonable(value: Any) -> Any:
     """A bounded JSON-able copy, for the report: details stay small whatever the input."""
+    kind = type(value)  # the common exact types first: every list item comes through here
+    if kind is str:
+        return value if len(value) <= MAX_TEXT else value[:MAX_TEXT] + "…"
+    if kind is dict:
+        return _bounded_mapping(value)
     if value is None or isinstance(value, (bool, int)):
         return value
     if isinstance(value, float):
@@ -379,13 +384,17 @@ def _jsonable(value: Any) -> Any:
     if isinstance(value, date):
         return value.isoformat()
     if isinstance(value, Mapping):
-        shown = {str(k): _jsonable(v) for k, v in islice(value.items(), MAX_ITEMS)}
-        if len(value) > MAX_ITEMS:
-            shown["…"] = f"{len(value) - MAX_ITEMS} more keys"
-        return shown
+        return _bounded_mapping(value)
     if isinstance(value, (list, tuple)):
         items = [_jsonable(v) for v in islice(value, MAX_ITEMS)]
         if len(value) > MAX_ITEMS:
             items.append(f"… {len(value) - MAX_ITEMS} more items")
         return items
     return _jsonable(str(value))
+
+
+def _bounded_mapping(value: Mapping[Any, Any]) -> dict[str, Any]:
+    shown = {str(k): _jsonable(v) for k, v in islice(value.items(), MAX_ITEMS)}
+    if len(value) > MAX_ITEMS:
+        shown["…"] = f"{len(value) - MAX_ITEMS} more keys"
+    return shown

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from rapidfuzz import fuzz, process
 
-from pytest_bizbench.scoring.assign import Row, numpy_module
+from pytest_bizbench.scoring.assign import NUMPY_CELLS, Row, numpy_module
 from pytest_bizbench.scoring.dates import looks_like_iso_date, parse_date
 from pytest_bizbench.scoring.numbers import numbers_match, parse_number
 
@@ -234,7 +234,7 @@ class PairScorer:
         normal = [self._normalize(query)[:cap] for query in queries]
         rows: list[Row] = []
         np = numpy_module()
-        if np is not None and len(normal) > 1 and texts:
+        if np is not None and len(normal) * len(texts) >= NUMPY_CELLS and len(normal) > 1:
             matrix = process.cdist(
                 normal,
                 texts,
