@@ -11,7 +11,7 @@ import json
 import zlib
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any, cast
+from typing import Any, ClassVar, cast
 
 from pytest_bizbench.payload import (
     ERROR,
@@ -37,7 +37,7 @@ PASSED, FAILED = "passed", "failed"
 # `pytest_outcome` carries pytest's word beside it
 XFAILED, XPASSED = "xfailed", "xpassed"
 RERUN = "rerun"  # pytest-rerunfailures: an attempt that is tried again
-COMPRESS_FROM = 512  # details text at least this long is kept compressed
+COMPRESS_FROM = 512  # in a large run, details text at least this long is kept compressed
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,9 +45,10 @@ class ReportDocument:
     """One document of the report, plus what compute() needs of it.
 
     Details and metadata are kept as the compact JSON text the item made of them
-    (the payload's own are left empty), long details compressed, and parsed only
-    when the report or compute() reads them: parsed, a typical extraction's details
-    took ~10 KB; as text, ~1.9 KB; compressed, ~0.6 KB.
+    (the payload's own are left empty) and parsed only when the report or compute()
+    reads them: parsed, a typical extraction's details took ~10 KB; as text, ~1.9 KB.
+    In a large run (`Aggregator.COMPRESS_AFTER`) long details are compressed, to
+    ~0.6 KB, at ~20 µs a document that a small run need not pay.
     """
 
     nodeid: str
@@ -61,7 +62,13 @@ class ReportDocument:
 
     @classmethod
     def received(
-        cls, nodeid: str, outcome: str, data: Mapping[str, Any], pytest_outcome: str = ""
+        cls,
+        nodeid: str,
+        outcome: str,
+        data: Mapping[str, Any],
+        pytest_outcome: str = "",
+        *,
+        compress: bool = False,
     ) -> ReportDocument:
         """From the payload as it travels on a report's user properties."""
         payload = DocumentPayload.from_property(data)
@@ -72,6 +79,7 @@ class ReportDocument:
             pytest_outcome=pytest_outcome,
             details=data["details"],
             metadata=data["metadata"],
+            compress=compress,
         )
 
     @classmethod
@@ -95,9 +103,10 @@ class ReportDocument:
         pytest_outcome: str,
         details: str,
         metadata: str,
+        compress: bool = False,
     ) -> ReportDocument:
         packed: str | bytes = details
-        if len(details) >= COMPRESS_FROM:  # zlib's fastest level: ~10 µs for 2 KB
+        if compress and len(details) >= COMPRESS_FROM:
             packed = zlib.compress(details.encode("utf-8"), 1)
         samples = '"flip":' in details  # only the top level's counts; a cheap first filter
         return cls(nodeid, outcome, payload, pytest_outcome, packed, metadata, samples)
@@ -200,6 +209,8 @@ class Aggregator:
     reported: set[str] = field(default_factory=set)
     # the payload of an item known only by its node id (a crashed worker's)
     identify: Callable[[str, str], DocumentPayload | None] | None = None
+    # documents kept before details are compressed: 10k texts hold ~20 MB
+    COMPRESS_AFTER: ClassVar[int] = 10_000
 
     def add_report(
         self,
@@ -228,10 +239,14 @@ class Aggregator:
             if wasxfail and outcome in (PASSED, "skipped"):  # pytest's word beside ours
                 xpassed = outcome == PASSED
                 word, said = (PASSED, XPASSED) if xpassed else (FAILED, XFAILED)
-                self.documents[nodeid] = ReportDocument.received(nodeid, word, data, said)
+                self.documents[nodeid] = ReportDocument.received(
+                    nodeid, word, data, said, compress=self._large()
+                )
                 return
             if outcome in (PASSED, FAILED):
-                self.documents[nodeid] = ReportDocument.received(nodeid, outcome, data)
+                self.documents[nodeid] = ReportDocument.received(
+                    nodeid, outcome, data, compress=self._large()
+                )
                 return
         if outcome == "skipped":
             return
@@ -247,6 +262,9 @@ class Aggregator:
         self.errors[nodeid] = _error_entry(nodeid, document.payload)
         if document.payload.benchmark is not None:
             self.documents[nodeid] = document
+
+    def _large(self) -> bool:
+        return len(self.documents) >= self.COMPRESS_AFTER
 
     def add_collect_error(self, nodeid: str, longrepr: str) -> None:
         self.errors[f"collect:{nodeid}"] = {

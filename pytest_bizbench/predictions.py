@@ -101,7 +101,7 @@ class PredictionSource:
     def get(self, case_id: str) -> tuple[bool, Any]:
         """(found, prediction) for one case id; in a directory source, a sub-directory
         named after the id is found as a `Workspace` (an agent task's post-state)."""
-        if self.spec.path.is_dir():
+        if self._table is None and self.spec.path.is_dir():  # a file source: stat once
             return self._from_directory(case_id)
         table = self.table()
         if table.failure is not None:

@@ -1,5 +1,6 @@
 """What the plugin keeps per item and per document is compact (issue 17, part 3):
-items keep their case pickled, the controller keeps long details compressed, and the
+items keep their case pickled, the controller of a large run keeps long details
+compressed, and the
 plugin's own `compute()` reads the documents one at a time. The figures are in
 benchmarks/README.md; these tests pin the mechanisms and that no result changes."""
 
@@ -13,6 +14,7 @@ from bizhelpers import Suite, doc, jsonl
 
 from pytest_bizbench.aggregate import (
     COMPRESS_FROM,
+    Aggregator,
     ReportDocument,
     compute_metrics,
     scored_documents,
@@ -60,16 +62,30 @@ def payload(details: dict[str, Any], doc_id: str = "d1") -> dict[str, Any]:
 
 def test_long_details_are_kept_compressed_and_read_back_unchanged() -> None:
     long = {"note": "x" * COMPRESS_FROM, "flip": True, "n": 1.25}
-    kept = ReportDocument.received("c.jsonl::d1", "passed", payload(long))
+    kept = ReportDocument.received("c.jsonl::d1", "passed", payload(long), compress=True)
     assert isinstance(kept.packed_details, bytes)
     assert len(kept.packed_details) < COMPRESS_FROM // 4
     assert kept.details == long
     assert kept.has_samples
 
-    short = ReportDocument.received("c.jsonl::d2", "passed", payload({"k": 1}))
+    short = ReportDocument.received("c.jsonl::d2", "passed", payload({"k": 1}), compress=True)
     assert short.packed_details == '{"k":1}'
     assert short.details == {"k": 1}
     assert not short.has_samples
+
+
+def test_the_aggregator_compresses_only_in_a_large_run(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Compressing costs time a small run need not pay: only documents after the first
+    COMPRESS_AFTER are kept compressed, and every one reads back the same."""
+    monkeypatch.setattr(Aggregator, "COMPRESS_AFTER", 2)
+    aggregator = Aggregator()
+    long = {"note": "y" * COMPRESS_FROM}
+    for n in range(4):
+        data = payload({**long, "n": n}, f"d{n}")
+        aggregator.add_report(f"c.jsonl::d{n}", "call", "passed", [("bizbench", data)], "")
+    kept = list(aggregator.documents.values())
+    assert [type(d.packed_details) for d in kept] == [str, str, bytes, bytes]
+    assert [d.details["n"] for d in kept] == [0, 1, 2, 3]
 
 
 def report_docs() -> list[ReportDocument]:
