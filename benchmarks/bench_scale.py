@@ -1,7 +1,9 @@
 """Scale figures the parametrize comparison does not give (SPEC §11, issue 7).
 
   xdist   a CPU-bound suite (a benchmark that spends --cpu-ms per document) run with
-          -n 0 and -n 2: the speedup, and whether both reports agree outside "run"
+          -n 0 and -n 2: the speedup, and whether both reports agree outside "run";
+          beside it the same burn as plain parametrized tests without the plugin,
+          the speed-up xdist itself reaches on the machine
   big     one serial plugin run over a --big-docs suite: that it completes, its wall
           time per document and its peak memory
 
@@ -26,14 +28,13 @@ from bench_vs_parametrize import child_env, measure  # noqa: E402
 from generate import generate_suite  # noqa: E402
 
 SMALL, BIG = 10, 20_000  # suite sizes for the fixed cost and the projection
+PLAIN = "plain pytest"  # the row of the same burn without the plugin
 
-# A benchmark whose cost is its own work, like a model-free but heavy scorer; the
-# loop count is calibrated once per process so every document costs about the same.
-BURN_CONFTEST = """
+# The burn: its loop count calibrated once per process so every document costs
+# about the same.
+BURN = """
 import hashlib
 import time
-
-from pytest_bizbench import BenchmarkPlugin, ScoredDocument
 
 def _rounds_for(ms):
     start, rounds = time.perf_counter(), 0
@@ -43,6 +44,11 @@ def _rounds_for(ms):
     return max(1, int(rounds * ms / 50))
 
 ROUNDS = _rounds_for({ms})
+"""
+
+# A benchmark whose cost is its own work, like a model-free but heavy scorer.
+BURN_CONFTEST = """
+from pytest_bizbench import BenchmarkPlugin, ScoredDocument
 
 class Burn(BenchmarkPlugin):
     name = "burn"
@@ -54,11 +60,28 @@ class Burn(BenchmarkPlugin):
         for _ in range(ROUNDS):
             hashlib.sha256(b"x" * 256).digest()
         total = document.ground_truth.get("total_amount") or 0
-        return ScoredDocument(document, 1.0 if total >= 0 else 0.0, {{}})
+        return ScoredDocument(document, 1.0 if total >= 0 else 0.0, {})
 
 def pytest_bizbench_add_benchmarks(config):
     return [Burn]
 """
+
+# The same burn as plain parametrized tests, no plugin: what xdist itself gives here.
+PLAIN_TEST = """
+import pytest
+
+@pytest.mark.parametrize("doc", range({n}))
+def test_burn(doc):
+    for _ in range(ROUNDS):
+        hashlib.sha256(b"x" * 256).digest()
+"""
+
+
+def plain_cmd(root: Path, *extra: str) -> list[str]:
+    return [
+        *(sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:bizbench"),
+        *(str(root.with_name(f"plain-{root.name}")), *extra),
+    ]
 
 
 def plugin_cmd(root: Path, report: str, *extra: str) -> list[str]:
@@ -85,25 +108,35 @@ def bench_xdist(
         roots = {n: Path(tmp) / str(n) for n in (n_docs, SMALL)}
         for n, root in roots.items():
             generate_suite(root, n)
-            (root / "conftest.py").write_text(BURN_CONFTEST.format(ms=cpu_ms), encoding="utf-8")
+            burn = BURN.format(ms=cpu_ms)
+            (root / "conftest.py").write_text(burn + BURN_CONFTEST, encoding="utf-8")
             (root / "pytest.ini").write_text(
                 "[pytest]\nbizbench_builtin_benchmarks = false\n", encoding="utf-8"
             )
+            plain = root.with_name(f"plain-{n}")  # beside the suite: none of its conftest
+            plain.mkdir()
+            (plain / "pytest.ini").write_text("[pytest]\n", encoding="utf-8")
+            (plain / "test_burn.py").write_text(burn + PLAIN_TEST.format(n=n), encoding="utf-8")
         walls: dict[tuple[str, int, str], list[float]] = {}
         for _ in range(runs):
-            for name, src in srcs.items():
+            for name, src in {**srcs, PLAIN: None}.items():
                 for n, root in roots.items():
                     env = child_env(root, pycache, src)
                     for mode in ("-n 0", "-n 2"):
                         report = f"r-{name}{mode.replace(' ', '')}.json"
-                        wall, _, _ = measure(plugin_cmd(root, report, *mode.split()), root, env)
+                        cmd = (
+                            plain_cmd(root, *mode.split())
+                            if name == PLAIN
+                            else plugin_cmd(root, report, *mode.split())
+                        )
+                        wall, _, _ = measure(cmd, root, env)
                         walls.setdefault((name, n, mode), []).append(wall)
         print(f"## xdist on a CPU-bound suite: {n_docs} documents x ~{cpu_ms} ms, {runs} runs\n")
         print(
             "| plugin | -n 0 s | -n 2 s | speed-up | fixed -n 0 / -n 2 s | projected 20k | same |"
         )
         print("|---|---:|---:|---:|---:|---:|---|")
-        for name in srcs:
+        for name in [*srcs, PLAIN]:
             t = {key[1:]: statistics.median(v) for key, v in walls.items() if key[0] == name}
             serial, parallel = t[n_docs, "-n 0"], t[n_docs, "-n 2"]
             fixed0, fixed2 = t[SMALL, "-n 0"], t[SMALL, "-n 2"]
@@ -111,7 +144,7 @@ def bench_xdist(
             per2 = (parallel - fixed2) / (n_docs - SMALL)
             projected = (fixed0 + BIG * per0) / (fixed2 + BIG * per2)
             root = roots[n_docs]
-            same = without_run(root / f"r-{name}-n0.json") == without_run(
+            same = name == PLAIN or without_run(root / f"r-{name}-n0.json") == without_run(
                 root / f"r-{name}-n2.json"
             )
             print(
