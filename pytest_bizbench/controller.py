@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from pytest_bizbench.runstate import RUN_STATE, runs_items
+from pytest_bizbench.runstate import PREDICTIONS_OUTPUT, RUN_STATE, runs_items
 
 if TYPE_CHECKING:
     from pytest_bizbench.aggregate import Aggregator
@@ -125,6 +125,13 @@ class Controller:
             if late is not None:  # the usage error a serial run raises while collecting
                 pytest.exit(late_registration(late), returncode=pytest.ExitCode.USAGE_ERROR)
             self.selected = list(ids)
+
+    @pytest.hookimpl(optionalhook=True)
+    def pytest_testnodedown(self, node: Any, error: object) -> None:
+        """A finished worker's summary of the prediction files (plugin.py)."""
+        summaries = getattr(node, "workeroutput", {}).get(PREDICTIONS_OUTPUT)
+        if summaries:
+            self.config.stash[RUN_STATE].predictions.take(summaries)
 
     def pytest_collectreport(self, report: pytest.CollectReport) -> None:
         if report.failed:

@@ -16,7 +16,7 @@ import pytest
 
 from pytest_bizbench import hookspecs
 from pytest_bizbench.interrupt import catch_sigterm, is_case_nodeid, release_sigterm
-from pytest_bizbench.runstate import run_state, start_run
+from pytest_bizbench.runstate import PREDICTIONS_OUTPUT, run_state, start_run
 from pytest_bizbench.settings import add_options
 
 
@@ -54,6 +54,16 @@ def pytest_unconfigure(config: pytest.Config) -> None:
 
 def pytest_sessionstart(session: pytest.Session) -> None:
     start_run(session.config)
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    """An xdist worker hands the controller what it read of the prediction files (their
+    bad lines and row ids), so the controller does not parse them again at the end."""
+    config = session.config
+    if _is_worker(config):
+        summaries = run_state(config).predictions.summaries()
+        if summaries:
+            config.workeroutput[PREDICTIONS_OUTPUT] = summaries  # type: ignore[attr-defined]
 
 
 def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Collector | None:

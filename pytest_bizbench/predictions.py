@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -97,6 +97,10 @@ class PredictionSource:
     spec: PredictionSpec
     max_bytes: int
     _table: _Table | None = field(default=None, init=False)
+    # (bad lines, row ids) an xdist worker read, so the controller need not read the file
+    _known: tuple[tuple[tuple[int, str], ...], frozenset[str]] | None = field(
+        default=None, init=False
+    )
 
     def get(self, case_id: str) -> tuple[bool, Any]:
         """(found, prediction) for one case id; in a directory source, a sub-directory
@@ -145,6 +149,32 @@ class PredictionSource:
                 self._table = _Table({}, failure=exc)
         return self._table
 
+    def summary(self) -> dict[str, Any] | None:
+        """What the controller needs of this source, once this process has read it: its
+        bad lines and row ids (None before, or when it could not be read)."""
+        table = self._table
+        if table is None or table.failure is not None:
+            return None
+        return {
+            "model": self.spec.model,
+            "path": str(self.spec.path),
+            "line_errors": [list(error) for error in table.line_errors],
+            "ids": list(table.rows),
+        }
+
+    def take(self, summary: Mapping[str, Any]) -> None:
+        """A worker's `summary` of this source: the controller's errors and notes read it
+        instead of parsing the whole file again at the session's end."""
+        if self._known is None:
+            errors = tuple((int(line), str(reason)) for line, reason in summary["line_errors"])
+            self._known = (errors, frozenset(summary["ids"]))
+
+    def _errors_and_ids(self) -> tuple[tuple[tuple[int, str], ...], frozenset[str] | set[str]]:
+        if self._known is not None and self._table is None:
+            return self._known
+        table = self.table()
+        return table.line_errors, set(table.rows)
+
     def line_errors(self, rootpath: Path) -> list[dict[str, Any]]:
         """One report error per bad line of a file source (the run's completeness)."""
         if self.spec.path.is_dir():
@@ -157,7 +187,7 @@ class PredictionSource:
                 "line": line,
                 "message": f"prediction file {shown_path}:{line}: {reason}",
             }
-            for line, reason in self.table().line_errors
+            for line, reason in self._errors_and_ids()[0]
         ]
 
     def shown_path(self, rootpath: Path) -> str:
@@ -170,7 +200,7 @@ class PredictionSource:
         """A note naming the rows of a file source that match no case of the run."""
         if self.spec.path.is_dir():
             return None
-        unmatched = sorted(set(self.table().rows) - case_ids)
+        unmatched = sorted(self._errors_and_ids()[1] - case_ids)
         if not unmatched:
             return None
         named = ", ".join(shown(i, 40) for i in unmatched[:NOTE_IDS])
@@ -257,6 +287,18 @@ class Predictions:
             for source in sources
             if (note := source.unmatched_note(case_ids.get(model, set()), rootpath)) is not None
         ]
+
+    def summaries(self) -> list[dict[str, Any]]:
+        """`PredictionSource.summary` of every source this process has read."""
+        found = (source.summary() for sources in self.sources.values() for source in sources)
+        return [summary for summary in found if summary is not None]
+
+    def take(self, summaries: Iterable[Mapping[str, Any]]) -> None:
+        """Summaries an xdist worker sent (`summaries`), matched by model and path."""
+        for summary in summaries:
+            for source in self.sources.get(summary["model"], ()):
+                if str(source.spec.path) == summary["path"]:
+                    source.take(summary)
 
     def lookup(self, model: str, case_id: str) -> tuple[bool, Any]:
         for source in self.sources.get(model, ()):

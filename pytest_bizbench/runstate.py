@@ -27,6 +27,8 @@ class RunState:
 RUN_STATE = pytest.StashKey[RunState]()
 #: set by `bizbench merge`, whose session runs no items and writes its own report
 MERGING = pytest.StashKey[bool]()
+# the key of a worker's prediction-file summaries in xdist's `workeroutput`
+PREDICTIONS_OUTPUT = "bizbench_predictions"
 
 
 def start_run(config: pytest.Config) -> RunState:

@@ -112,3 +112,32 @@ def test_crashed_worker_item_is_an_error_and_the_rest_is_scored(
     assert crash["case"] == "cases/sub/b.ground-truth.jsonl"
     assert report["completeness"]["complete"] is False
     assert report["gate"]["passed"] is False
+
+
+# Runs on the controller as each worker finishes, before the plugin's session end:
+# the prediction file changes under it.
+REWRITE_AFTER_WORKERS = """
+def pytest_testnodedown(node, error):
+    with open("preds.jsonl", "w") as out:
+        out.write('{"id": "c9", "k": "v"}\\nnot json either\\n')
+"""
+
+
+def test_the_controller_takes_the_prediction_files_summary_from_the_workers(
+    suite: Suite,
+) -> None:
+    """Under xdist the controller reads a prediction file's bad lines and unmatched rows
+    from the workers that parsed it, not by parsing the whole file again at the end:
+    the report names what the workers read, though the file changed afterwards."""
+    suite.cases("a.ground-truth.jsonl", [doc("c1", {"k": "v"}), doc("c2", {"k": "w"})])
+    rows = [{"id": "c1", "k": "v"}, {"id": "c2", "k": "w"}, {"id": "extra", "k": "x"}]
+    suite.write("preds.jsonl", jsonl(rows) + "{broken\n")
+    suite.write("conftest.py", REWRITE_AFTER_WORKERS)
+    result = suite.pytester.runpytest_subprocess(
+        "--bizbench-predictions", "preds.jsonl", "-n", "2", "-p", "no:cacheprovider"
+    )
+    assert result.ret == pytest.ExitCode.TESTS_FAILED  # the bad line is an error
+    completeness = suite.report()["completeness"]
+    assert [e["nodeid"] for e in completeness["errors"]] == ["preds.jsonl:4"]
+    assert "1 row matches no case: 'extra'" in " ".join(completeness["notes"])
+    assert suite.documents()["c2"]["score"] == 1.0
