@@ -323,18 +323,29 @@ def _error_entry(nodeid: str, payload: DocumentPayload) -> dict[str, Any]:
     return entry
 
 
-def scored_documents(
-    docs: Iterable[ReportDocument], method: Callable[..., object]
-) -> list[ScoredDocument]:
-    """What compute() and compare_models() see: every document that has a score.
-
-    The plugin's own methods read them lazily (`ScoredDocuments`), one parsed
-    document at a time; a benchmark's override gets the list the SDK promises.
-    """
+def scored_documents(docs: Iterable[ReportDocument], *, lazy: bool) -> list[ScoredDocument]:
+    """What compute() and compare_models() see: every document that has a score,
+    read lazily (`ScoredDocuments`, one parsed document at a time) for `lazy`."""
     kept = [d for d in docs if d.outcome != ERROR]
-    if getattr(method, "__module__", "").startswith("pytest_bizbench."):
+    if lazy:
         return cast(list[ScoredDocument], ScoredDocuments(kept))  # read as a sequence only
     return [d.scored() for d in kept]
+
+
+def reads_lazily(benchmark: BenchmarkPlugin, method: str) -> bool:
+    """Whether `method` may get the lazy sequence: when every definition of it along
+    the benchmark's MRO is the plugin's own code (the module its function was compiled
+    in: a decorator's `functools.wraps` copies `__module__`, not the globals). A user's
+    override anywhere, even one that `super()` reaches from ours, gets the list the
+    SDK promises."""
+    for klass in type(benchmark).__mro__:
+        found = klass.__dict__.get(method)
+        if found is None:
+            continue
+        module = getattr(found, "__globals__", {}).get("__name__", "")
+        if not isinstance(module, str) or not module.startswith("pytest_bizbench."):
+            return False
+    return True
 
 
 def compute_metrics(
@@ -350,15 +361,18 @@ def compute_metrics(
     if benchmark is None:
         return {}, f"benchmark {name!r} scored cases but is not registered on the controller"
     docs = list(docs)
-    scored = scored_documents(docs, benchmark.compute)
+    lazy = reads_lazily(benchmark, "compute")
+    scored = scored_documents(docs, lazy=lazy)
     try:
         metrics: object = benchmark.compute(scored)
     except Exception as exc:
         return {}, f"benchmark {name!r}: compute() raised {type(exc).__name__}: {exc}"
     if not isinstance(metrics, Mapping):
         return {}, f"benchmark {name!r}: compute() returned {type(metrics).__name__}, not a dict"
-    # only a document whose details name "flip" has samples: the others stay unparsed
-    samples = sample_metrics(d.details for d in docs if d.outcome != ERROR and d.has_samples)
+    if lazy:  # only a document whose details name "flip" has samples: the rest stay unparsed
+        samples = sample_metrics(d.details for d in docs if d.outcome != ERROR and d.has_samples)
+    else:  # the very documents an override's compute() read (and may have changed)
+        samples = sample_metrics(s.details for s in scored)
     return jsonable({**samples, **metrics}, bounded=False), None
 
 
@@ -390,9 +404,10 @@ def paired_by_benchmark(
         if benchmark is None or len(present) < 2:
             continue
         a = present[0]
-        a_scored = scored_documents(documents[name, a], benchmark.compare_models)
+        lazy = reads_lazily(benchmark, "compare_models")
+        a_scored = scored_documents(documents[name, a], lazy=lazy)
         for b in present[1:]:
-            b_scored = scored_documents(documents[name, b], benchmark.compare_models)
+            b_scored = scored_documents(documents[name, b], lazy=lazy)
             try:
                 result = benchmark.compare_models(
                     metrics[name, a], metrics[name, b], a_scored, b_scored

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import datetime as dt
 import fnmatch
+import json
 import platform
 import time
 from collections.abc import Generator
@@ -130,8 +131,8 @@ class Controller:
     def pytest_testnodedown(self, node: Any, error: object) -> None:
         """A finished worker's summary of the prediction files (plugin.py)."""
         summaries = getattr(node, "workeroutput", {}).get(PREDICTIONS_OUTPUT)
-        if summaries:
-            self.config.stash[RUN_STATE].predictions.take(summaries)
+        if isinstance(summaries, str):
+            self.config.stash[RUN_STATE].predictions.take(json.loads(summaries))
 
     def pytest_collectreport(self, report: pytest.CollectReport) -> None:
         if report.failed:

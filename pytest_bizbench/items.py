@@ -232,6 +232,11 @@ class CaseItem(BizbenchItem):
             return case
         return kept
 
+    @case.setter
+    def case(self, case: Case) -> None:
+        """A case set by hand (a conftest's) is kept as it is."""
+        self._case, self.case_line, self.case_min_score = case, case.line, case.min_score
+
     def evaluate(self) -> DocumentPayload:
         """Predict and score: in `runtest`, so --collect-only, --setup-only and
         --setup-plan call no model. The predict hook is asked through the item's

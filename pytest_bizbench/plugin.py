@@ -63,7 +63,12 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
     if _is_worker(config):
         summaries = run_state(config).predictions.summaries()
         if summaries:
-            config.workeroutput[PREDICTIONS_OUTPUT] = summaries  # type: ignore[attr-defined]
+            from pytest_bizbench.payload import compact_json
+
+            # one ASCII JSON text: execnet refuses strings that are not UTF-8 (a lone
+            # surrogate in a row id), and a refused message would lose the worker's end
+            output = config.workeroutput  # type: ignore[attr-defined]
+            output[PREDICTIONS_OUTPUT] = compact_json(summaries)
 
 
 def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Collector | None:

@@ -12,7 +12,7 @@ import re
 import statistics
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Literal, Protocol, overload
+from typing import Any, ClassVar, Literal, Protocol, cast, overload
 
 from pytest_bizbench.details import field_entries
 from pytest_bizbench.figures import is_number, mean
@@ -239,11 +239,11 @@ class MatchRule:
         return True
 
 
-def by_id(scored: Iterable[ScoredDocument]) -> Sequence[ScoredDocument]:
+def by_id(scored: Iterable[ScoredDocument]) -> list[ScoredDocument]:
     """The documents in one order whatever the workers' order (id, then file), so a
     `compute()` gives the same metrics with and without xdist."""
-    if isinstance(scored, ScoredDocuments):
-        return scored.in_id_order()
+    if isinstance(scored, ScoredDocuments):  # the plugin's own compute(): stays lazy
+        return cast(list[ScoredDocument], scored.in_id_order())
     return sorted(scored, key=lambda s: (s.document.id, s.document.source))
 
 

@@ -6,8 +6,10 @@ benchmarks/README.md; these tests pin the mechanisms and that no result changes.
 
 from __future__ import annotations
 
+import dataclasses
+import functools
 import json
-from typing import Any
+from typing import Any, ClassVar
 
 import pytest
 from bizhelpers import Suite, doc, jsonl
@@ -17,12 +19,19 @@ from pytest_bizbench.aggregate import (
     Aggregator,
     ReportDocument,
     compute_metrics,
+    reads_lazily,
     scored_documents,
 )
 from pytest_bizbench.benchmarks.field_accuracy import FieldAccuracy
 from pytest_bizbench.items import CaseItem, pack
 from pytest_bizbench.payload import SCORED, DocumentPayload
-from pytest_bizbench.sdk import ScoredDocument, ScoredDocuments, by_id
+from pytest_bizbench.sdk import (
+    BenchmarkPlugin,
+    ExtendedDocument,
+    ScoredDocument,
+    ScoredDocuments,
+    by_id,
+)
 
 
 def test_items_keep_their_case_pickled_and_read_it_back_whole(suite: Suite) -> None:
@@ -37,6 +46,12 @@ def test_items_keep_their_case_pickled_and_read_it_back_whole(suite: Suite) -> N
     # what an item reads of its case on every run needs no unpickling
     assert (first.case_line, first.case_min_score) == (1, 0.75)
     assert first.pass_mark() == (0.75, "case min_score")
+    # each item unpickles its own copy: a benchmark that changes it changes no other item
+    assert first.case is not first.case
+    changed = dataclasses.replace(first.case, min_score=0.5)  # type: ignore[type-var]
+    first.case = changed  # a conftest may set it: kept as it is
+    assert first.case is changed
+    assert first.pass_mark() == (0.5, "case min_score")
 
 
 def test_a_case_that_does_not_pickle_is_kept_as_it_is() -> None:
@@ -105,7 +120,8 @@ def test_the_builtin_compute_reads_lazily_and_gives_the_metrics_of_a_list() -> N
     class Watched(FieldAccuracy):
         pass  # compute() is the plugin's own: it is handed the lazy sequence
 
-    assert isinstance(scored_documents(report_docs(), Watched().compute), ScoredDocuments)
+    assert reads_lazily(Watched(), "compute")
+    assert isinstance(scored_documents(report_docs(), lazy=True), ScoredDocuments)
 
     class Overridden(FieldAccuracy):
         def compute(self, scored: list[ScoredDocument]) -> dict[str, Any]:
@@ -123,6 +139,66 @@ def test_the_builtin_compute_reads_lazily_and_gives_the_metrics_of_a_list() -> N
     assert lazy["per_field_accuracy"] == {"f": 0.5}
     assert lazy["completeness"] == 0.5
     assert lazy["correctness"] == 0.0  # absent from every document: counted as 0
+
+
+class Audited(BenchmarkPlugin):
+    """A user's mix-in whose compute() sorts the list in place."""
+
+    name = "audited"
+    version = "1.0.0"
+    description = "d"
+    target_labels: ClassVar[list[str]] = ["*"]
+
+    def score(self, document: ExtendedDocument) -> ScoredDocument:
+        return ScoredDocument(document, 1.0)
+
+    def compute(self, scored: list[ScoredDocument]) -> dict[str, Any]:
+        scored.sort(key=lambda s: s.score)
+        return super().compute(scored)
+
+
+def test_a_users_compute_anywhere_in_the_chain_gets_a_list() -> None:
+    """`super()` from the plugin's compute() can reach a user's; a decorator may copy
+    a built-in's name and module: both get the list."""
+
+    class Mixed(FieldAccuracy, Audited):
+        pass
+
+    def logged(method: Any) -> Any:
+        @functools.wraps(method)
+        def wrapper(self: Any, scored: list[ScoredDocument]) -> Any:
+            assert isinstance(scored, list)
+            return method(self, scored)
+
+        return wrapper
+
+    class Decorated(FieldAccuracy):
+        compute = logged(FieldAccuracy.compute)
+
+    assert not reads_lazily(Mixed(), "compute")
+    assert not reads_lazily(Decorated(), "compute")
+    assert reads_lazily(Mixed(), "compare_models")  # nobody overrode that one
+    for benchmark in (Mixed(), Decorated()):
+        metrics, problem = compute_metrics("field-accuracy", benchmark, report_docs())
+        assert problem is None
+        assert metrics["accuracy"] == pytest.approx(1.75 / 3)
+
+
+def test_sample_metrics_read_what_a_users_compute_read() -> None:
+    """An override's compute() may change the documents it is given; the sample
+    metrics are computed from those same documents, as before."""
+
+    class Forgetful(FieldAccuracy):
+        def compute(self, scored: list[ScoredDocument]) -> dict[str, Any]:
+            for s in scored:
+                s.details.pop("flip", None)
+            return {"accuracy": 1.0}
+
+    flipping = {"flip": True, "samples": {"n": 2, "passed": 1}}
+    docs = [ReportDocument.received("c.jsonl::d1", "passed", payload(flipping))]
+    assert docs[0].has_samples
+    metrics, _ = compute_metrics("field-accuracy", Forgetful(), docs)
+    assert metrics == {"accuracy": 1.0}
 
 
 def test_by_id_orders_the_lazy_sequence_without_reading_it() -> None:

@@ -141,3 +141,20 @@ def test_the_controller_takes_the_prediction_files_summary_from_the_workers(
     assert [e["nodeid"] for e in completeness["errors"]] == ["preds.jsonl:4"]
     assert "1 row matches no case: 'extra'" in " ".join(completeness["notes"])
     assert suite.documents()["c2"]["score"] == 1.0
+
+
+def test_a_row_id_execnet_cannot_carry_does_not_crash_a_worker(suite: Suite) -> None:
+    """A prediction row id with a lone surrogate is valid JSON; a worker's summary of
+    the file still reaches the controller (as ASCII JSON text), no worker goes down."""
+    suite.cases("a.ground-truth.jsonl", [doc("c1", {"k": "v"})])
+    suite.write("preds.jsonl", '{"id": "c1", "k": "v"}\n{"id": "odd\\ud800", "k": "x"}\n')
+    result = suite.pytester.runpytest_subprocess(
+        "--bizbench-predictions", "preds.jsonl", "-n", "2", "-p", "no:cacheprovider"
+    )
+    assert result.ret == pytest.ExitCode.OK
+    output = result.stdout.str() + result.stderr.str()
+    assert "node down" not in output
+    assert "crashed worker" not in output
+    notes = suite.report()["completeness"]["notes"]
+    assert len(notes) == 1
+    assert "1 row matches no case: 'odd\\ud800'" in notes[0]
