@@ -15,9 +15,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pytest_bizbench.cases.jsonio import InputError, iter_jsonl, parse_json, read_text
-from pytest_bizbench.cases.model import Workspace
-from pytest_bizbench.safeio import UnsafeInputError, child_name, read_regular, shown
 from pytest_bizbench.settings import PredictionSpec
 
 _ID_KEYS = ("id", "financebench_id")
@@ -33,6 +30,8 @@ NOTE_IDS = 5  # ids named in a note about rows that match no case
 
 
 def _read_document(path: Path, max_bytes: int) -> Any:
+    from pytest_bizbench.cases.jsonio import InputError, parse_json, read_text
+
     try:
         if path.suffix in (".yml", ".yaml"):
             from pytest_bizbench.cases.yamlio import load_yaml
@@ -117,6 +116,9 @@ class PredictionSource:
     def _from_directory(self, case_id: str) -> tuple[bool, Any]:
         """`<id>.json|.yml|.yaml` or `<id>/`, the name made by `safeio.child_name`
         (nothing outside the directory); two of them for one id are an error."""
+        from pytest_bizbench.cases.model import Workspace
+        from pytest_bizbench.safeio import UnsafeInputError, child_name, shown
+
         root = self.spec.path
         try:
             found = [
@@ -203,6 +205,8 @@ class PredictionSource:
         unmatched = sorted(self._errors_and_ids()[1] - case_ids)
         if not unmatched:
             return None
+        from pytest_bizbench.safeio import shown
+
         named = ", ".join(shown(i, 40) for i in unmatched[:NOTE_IDS])
         more = "" if len(unmatched) <= NOTE_IDS else f" and {len(unmatched) - NOTE_IDS} more"
         rows = "row matches" if len(unmatched) == 1 else "rows match"
@@ -212,7 +216,10 @@ class PredictionSource:
         )
 
     def _read_table(self) -> _Table:
-        from pytest_bizbench.payload import compact_json  # the controller's code: not at start-up
+        # the readers: not at start-up, where a session may read no prediction at all
+        from pytest_bizbench.cases.jsonio import InputError, iter_jsonl
+        from pytest_bizbench.payload import compact_json
+        from pytest_bizbench.safeio import UnsafeInputError, read_regular, shown
 
         path = self.spec.path
         if path.suffix != ".jsonl":

@@ -141,18 +141,17 @@ HELP_MODULES = {
 }
 #: and a session without case files: the registry's table and the prediction
 #: sources (options are checked at session start, a bad one is a usage error in
-#: every session), and the search for agent-run files, which make no items
+#: every session; their readers wait for a file to read), and the search for
+#: agent-run files, which make no items
 SESSION_MODULES = HELP_MODULES | {
     "pytest_bizbench.agent_runs",
     "pytest_bizbench.benchmarks",
     "pytest_bizbench.casekinds",
     "pytest_bizbench.cases",
-    "pytest_bizbench.cases.jsonio",
     "pytest_bizbench.cases.model",
     "pytest_bizbench.figures",
     "pytest_bizbench.predictions",
     "pytest_bizbench.registry",
-    "pytest_bizbench.safeio",
     "pytest_bizbench.selection",
 }
 
