@@ -5,6 +5,7 @@ rejected as an `InputError` carrying a line where one is known (SPEC §10)."""
 from __future__ import annotations
 
 import json
+import math
 import re
 from collections.abc import Iterator
 from itertools import accumulate
@@ -136,7 +137,7 @@ def _reject_constant(name: str) -> NoReturn:
 
 def _finite_float(literal: str) -> float:
     value = float(literal)
-    if value in (float("inf"), float("-inf")):
+    if math.isinf(value):  # a literal too large for a float
         raise InputError(f"number {_abbreviate(literal)} is out of range")
     return value
 
