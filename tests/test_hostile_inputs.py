@@ -343,15 +343,15 @@ def test_a_prediction_file_is_read_once_however_many_cases_ask(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     reads: list[Path] = []
-    from pytest_bizbench import predictions
+    from pytest_bizbench import predictions, safeio
 
-    original = predictions.read_regular
+    original = safeio.read_regular
 
     def counting(path: Path, max_bytes: int, hint: str) -> bytes:
         reads.append(path)
         return original(path, max_bytes, hint)
 
-    monkeypatch.setattr(predictions, "read_regular", counting)
+    monkeypatch.setattr(safeio, "read_regular", counting)  # imported where a file is read
     good, bad = tmp_path / "good.jsonl", tmp_path / "bad.jsonl"
     good.write_text('{"id": "a", "k": 1}\n{"id": \n', "utf-8")
     bad.write_bytes("\n".encode("utf-16"))
