@@ -296,6 +296,9 @@ class BenchmarkPlugin:
 
     name: ClassVar[str]
     version: ClassVar[str]
+    # top-level numeric details whose means `compute()` adds in its one pass (the
+    # built-in field-accuracy's sub-scores); not part of the SDK
+    _detail_means: ClassVar[tuple[str, ...]] = ()
     description: ClassVar[str]
     target_labels: ClassVar[list[str]]
     metric_unit: ClassVar[str] = "score"
@@ -336,15 +339,19 @@ class BenchmarkPlugin:
         }
 
     def compute(self, scored: list[ScoredDocument]) -> dict[str, Any]:
+        means: dict[str, list[float]] = {key: [] for key in self._detail_means}
         if not scored:
-            return {"accuracy": 0.0, "total_documents": 0}
+            return {"accuracy": 0.0, "total_documents": 0, **dict.fromkeys(means, 0.0)}
         scores: list[float] = []
         per_field: dict[str, list[float]] = {}
         groups: dict[str, list[float]] = {}
         rules: dict[str, list[float]] = {rule.name: [] for rule in self.MATCH_RULES}
         for s in by_id(scored):  # one pass: a lazily read document is parsed per pass
             scores.append(s.score)
-            for name, entry in field_entries(s.details).items():
+            details = s.details
+            for key, values in means.items():  # absent (a missing prediction) counts as 0
+                values.append(float(details.get(key, 0.0)))
+            for name, entry in field_entries(details).items():
                 per_field.setdefault(name, []).append(float(entry["score"]))
             groups.setdefault(s.group or "unknown", []).append(s.score)
             for rule_name in s.rules:
@@ -369,6 +376,7 @@ class BenchmarkPlugin:
             how = aggregations.get(rule_name, "mean")
             value = statistics.median(values) if how == "median" and values else mean(values)
             metrics[f"rule_{rule_name}"] = {"count": len(values), "accuracy": value}
+        metrics.update((key, mean(values)) for key, values in means.items())
         return metrics
 
     def compare(

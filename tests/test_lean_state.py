@@ -201,21 +201,42 @@ def test_sample_metrics_read_what_a_users_compute_read() -> None:
     assert metrics == {"accuracy": 1.0}
 
 
+class Source:
+    """A document source that records each time a document is made (parsed)."""
+
+    def __init__(self, doc: ReportDocument, made: list[str]) -> None:
+        self.doc, self.made = doc, made
+
+    def scored(self) -> ScoredDocument:
+        self.made.append(self.doc.payload.id or "")
+        return self.doc.scored()
+
+    def id_order(self) -> tuple[str, str]:
+        return self.doc.id_order()
+
+
+def test_field_accuracy_compute_reads_each_document_once() -> None:
+    """Its sub-scores' means come from the base compute()'s one pass: each lazily read
+    document is parsed once, in id order."""
+    made: list[str] = []
+    metrics = FieldAccuracy().compute(
+        ScoredDocuments([Source(d, made) for d in report_docs()])  # type: ignore[arg-type]
+    )
+    assert made == ["a", "b", "c"]
+    assert metrics["completeness"] == 0.5  # (1.0 + 0.0 + 0.5) / 3, by hand
+    assert metrics["quality"] == 0.0  # absent everywhere: counted as 0
+    assert FieldAccuracy().compute([]) == {
+        "accuracy": 0.0,
+        "total_documents": 0,
+        "completeness": 0.0,
+        "correctness": 0.0,
+        "quality": 0.0,
+    }
+
+
 def test_by_id_orders_the_lazy_sequence_without_reading_it() -> None:
     made: list[str] = []
-
-    class Source:
-        def __init__(self, doc: ReportDocument) -> None:
-            self.doc = doc
-
-        def scored(self) -> ScoredDocument:
-            made.append(self.doc.payload.id or "")
-            return self.doc.scored()
-
-        def id_order(self) -> tuple[str, str]:
-            return self.doc.id_order()
-
-    lazy = ScoredDocuments([Source(d) for d in report_docs()])
+    lazy = ScoredDocuments([Source(d, made) for d in report_docs()])
     ordered = by_id(lazy)
     assert made == []
     assert [s.document.id for s in ordered] == ["a", "b", "c"]

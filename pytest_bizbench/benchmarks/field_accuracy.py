@@ -5,7 +5,6 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from pytest_bizbench.figures import mean
 from pytest_bizbench.scoring import FieldLadder, LadderConfig
 from pytest_bizbench.sdk import BenchmarkPlugin, ExtendedDocument, ScoredDocument
 
@@ -32,6 +31,7 @@ class FieldAccuracy(BenchmarkPlugin):
     NUMERIC_FIELDS: ClassVar[frozenset[str]] = frozenset()
     DATE_FIELDS: ClassVar[frozenset[str]] = frozenset()
     FREE_TEXT_FIELDS: ClassVar[frozenset[str]] = frozenset()
+    _detail_means = SUB_SCORES  # their means, in compute()'s one pass over the documents
 
     @classmethod
     def from_settings(cls, settings: Settings, rungs: ModelRungs) -> FieldAccuracy:
@@ -75,15 +75,3 @@ class FieldAccuracy(BenchmarkPlugin):
         if not {"embedding", "judge"} & set(rungs):
             result["scoring_note"] = NO_MODEL_RUNGS_NOTE
         return result
-
-    def compute(self, scored: list[ScoredDocument]) -> dict[str, Any]:
-        metrics = super().compute(scored)
-        values: dict[str, list[float]] = {key: [] for key in SUB_SCORES}
-        for s in scored:  # one pass: each read of a lazily read document parses it
-            details = s.details
-            for key in SUB_SCORES:
-                # a document without the sub-score (a missing prediction) counts as 0
-                values[key].append(float(details.get(key, 0.0)))
-        for key in SUB_SCORES:
-            metrics[key] = mean(values[key])
-        return metrics
