@@ -12,7 +12,7 @@ import re
 import statistics
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Literal, Protocol, cast, overload
+from typing import Any, ClassVar, Generic, Literal, Protocol, TypeVar, cast, overload
 
 from pytest_bizbench.details import field_entries
 from pytest_bizbench.figures import is_number, mean
@@ -36,6 +36,8 @@ _SEMVER = re.compile(
     r"(?:-[0-9A-Za-z.-]+)?(?:\+[0-9A-Za-z.-]+)?$"
 )
 _MISSING = object()
+_S = TypeVar("_S")
+_T = TypeVar("_T")
 
 
 def targets_labels(target_labels: Iterable[str], labels: Iterable[str]) -> bool:
@@ -257,35 +259,47 @@ class DocumentSource(Protocol):
         ...
 
 
-class ScoredDocuments(Sequence[ScoredDocument]):
-    """The documents the plugin's own `compute()` and `compare_models()` read: each
-    one is made (its details parsed) when read and dropped after, so a pass over 100k
-    documents holds one parsed document at a time, not gigabytes of them. A
-    benchmark that overrides those methods gets a plain list, as the SDK promises.
-    """
+class LazySequence(Sequence[_T], Generic[_S, _T]):
+    """Items made from compact sources each time they are read and never kept, so a
+    pass over 100k documents holds one made item at a time, not all of them."""
 
     __slots__ = ("_sources",)
 
-    def __init__(self, sources: Sequence[DocumentSource]) -> None:
+    def __init__(self, sources: Sequence[_S]) -> None:
         self._sources = sources
+
+    def _make(self, source: _S) -> _T:
+        raise NotImplementedError
 
     def __len__(self) -> int:
         return len(self._sources)
 
     @overload
-    def __getitem__(self, index: int) -> ScoredDocument: ...
+    def __getitem__(self, index: int) -> _T: ...
 
     @overload
-    def __getitem__(self, index: slice) -> ScoredDocuments: ...
+    def __getitem__(self, index: slice) -> LazySequence[_S, _T]: ...
 
-    def __getitem__(self, index: int | slice) -> ScoredDocument | ScoredDocuments:
+    def __getitem__(self, index: int | slice) -> _T | LazySequence[_S, _T]:
         if isinstance(index, slice):
-            return ScoredDocuments(self._sources[index])
-        return self._sources[index].scored()
+            return type(self)(self._sources[index])
+        return self._make(self._sources[index])
 
-    def __iter__(self) -> Iterator[ScoredDocument]:
+    def __iter__(self) -> Iterator[_T]:
         for source in self._sources:
-            yield source.scored()
+            yield self._make(source)
+
+
+class ScoredDocuments(LazySequence[DocumentSource, ScoredDocument]):
+    """The documents the plugin's own `compute()` and `compare_models()` read, each
+    made (its details parsed) when read. A benchmark that overrides those methods
+    gets a plain list, as the SDK promises.
+    """
+
+    __slots__ = ()
+
+    def _make(self, source: DocumentSource) -> ScoredDocument:
+        return source.scored()
 
     def in_id_order(self) -> ScoredDocuments:
         return ScoredDocuments(sorted(self._sources, key=lambda s: s.id_order()))

@@ -12,10 +12,11 @@ would give, byte for byte.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator, Mapping, Sequence
-from typing import Any, overload
+from collections.abc import Iterator, Mapping
+from typing import Any
 
 from pytest_bizbench.aggregate import ReportDocument
+from pytest_bizbench.sdk import LazySequence
 
 
 class DocumentView(Mapping[str, Any]):
@@ -42,32 +43,18 @@ class DocumentView(Mapping[str, Any]):
         return len(self._doc.fields()) + 2
 
 
-class Documents(Sequence[Mapping[str, Any]]):
+class Documents(LazySequence[ReportDocument, Mapping[str, Any]]):
     """A benchmark x model's report documents, in report order, read lazily."""
 
-    __slots__ = ("_docs",)
+    __slots__ = ()
 
-    def __init__(self, docs: Sequence[ReportDocument]) -> None:
-        self._docs = docs
-
-    def __len__(self) -> int:
-        return len(self._docs)
-
-    @overload
-    def __getitem__(self, index: int) -> Mapping[str, Any]: ...
-
-    @overload
-    def __getitem__(self, index: slice) -> Sequence[Mapping[str, Any]]: ...
-
-    def __getitem__(self, index: int | slice) -> Mapping[str, Any] | Sequence[Mapping[str, Any]]:
-        if isinstance(index, slice):
-            return Documents(self._docs[index])
-        return DocumentView(self._docs[index])
+    def _make(self, source: ReportDocument) -> Mapping[str, Any]:
+        return DocumentView(source)
 
     def encoded(self) -> Iterator[str]:
         """The JSON array, one document's text at a time."""
         yield "["
-        for i, doc in enumerate(self._docs):
+        for i, doc in enumerate(self._sources):
             yield ("," if i else "") + _text(doc.as_json())
         yield "]"
 
