@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Iterable, Mapping
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -171,11 +172,11 @@ class PredictionSource:
             errors = tuple((int(line), str(reason)) for line, reason in summary["line_errors"])
             self._known = (errors, frozenset(summary["ids"]))
 
-    def _errors_and_ids(self) -> tuple[tuple[tuple[int, str], ...], frozenset[str] | set[str]]:
+    def _errors_and_ids(self) -> tuple[tuple[tuple[int, str], ...], AbstractSet[str]]:
         if self._known is not None and self._table is None:
             return self._known
         table = self.table()
-        return table.line_errors, set(table.rows)
+        return table.line_errors, table.rows.keys()
 
     def line_errors(self, rootpath: Path) -> list[dict[str, Any]]:
         """One report error per bad line of a file source (the run's completeness)."""

@@ -169,8 +169,11 @@ class LLMRuntime:
             islice(self._items_ahead(item, nextitem), LOOKAHEAD * self._options.concurrency)
         )
         for ahead in window:
-            model, case = getattr(ahead, "model", None), getattr(ahead, "case", None)
-            if isinstance(model, str) and self._asks_live(case, model):
+            model = getattr(ahead, "model", None)
+            if not (isinstance(model, str) and self.serves(model)):
+                continue  # read no case (it is unpickled on each read) for other models
+            case = getattr(ahead, "case", None)
+            if self._asks_live(case, model):
                 self._submit(self._live_request(case, model))
         if self._planner.active:
             self._planner.plan(window, self._live_hook, self._dry_run)

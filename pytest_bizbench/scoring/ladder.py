@@ -370,17 +370,15 @@ def _decided(
 
 def _jsonable(value: Any) -> Any:
     """A bounded JSON-able copy, for the report: details stay small whatever the input."""
-    kind = type(value)  # the common exact types first: every list item comes through here
-    if kind is str:
+    # the common types first, a dict before the ABC check: every list item comes here
+    if isinstance(value, str):
         return value if len(value) <= MAX_TEXT else value[:MAX_TEXT] + "…"
-    if kind is dict:
+    if type(value) is dict:
         return _bounded_mapping(value)
     if value is None or isinstance(value, (bool, int)):
         return value
     if isinstance(value, float):
         return value if math.isfinite(value) else repr(value)
-    if isinstance(value, str):
-        return value if len(value) <= MAX_TEXT else value[:MAX_TEXT] + "…"
     if isinstance(value, date):
         return value.isoformat()
     if isinstance(value, Mapping):
