@@ -109,17 +109,21 @@ def kuhn_munkres_unit(ones: list[list[int]], cols: int) -> list[tuple[int, int]]
 
     Most searches end at distance 0 and move no potential: `_TightSearch` finds their
     path over blocks of identical columns rather than column by column; a search that
-    must go further is run again in full by `_unit_search`.
+    must go further is run again in full by `_unit_search`. A free column is never used
+    by a search, so its v stays 0, and `unowned` (lowest first) holds every one.
     """
     u = [0] * (len(ones) + 1)
     v = [0] * (cols + 1)
     owner = [0] * (cols + 1)
     groups: dict[int, list[int]] = {0: list(range(1, cols + 1))}
+    unowned = list(range(1, cols + 1))  # a heap of the free columns (owned ones go lazily)
     blocks = _Blocks.of(ones, cols)
     members = blocks.members
     for i in range(1, len(ones) + 1):
         owner[0] = i
-        found = _TightSearch(blocks, u, owner, groups).run()
+        while owner[unowned[0]]:
+            heapq.heappop(unowned)
+        found = _TightSearch(blocks, u, owner, groups, unowned[0]).run()
         if found is None:
             distance, used_at, way, free = _unit_search(blocks, u, v, owner, groups)
             for col, at in used_at.items():
@@ -154,6 +158,7 @@ class _Blocks:
     block_of_column: list[int]  # 1-based column -> block
     kind_of_row: list[int]  # 1-based row -> kind
     blocks_of_kind: list[tuple[int, ...]]  # kind -> the blocks holding its 1s
+    mask_of_kind: list[int]  # kind -> the same blocks as bits, to skip opened ones at once
     members: list[dict[int, list[int]]]  # block -> v -> its columns with that v, sorted
 
     @classmethod
@@ -174,7 +179,8 @@ class _Blocks:
             kind_ids.setdefault(tuple(sorted({block_of_column[c + 1] for c in row})), len(kind_ids))
             for row in ones
         ]
-        return cls(ones, block_of_column, kind_of_row, list(kind_ids), members)
+        masks = [sum(1 << block for block in kind) for kind in kind_ids]
+        return cls(ones, block_of_column, kind_of_row, list(kind_ids), masks, members)
 
 
 class _TightSearch:
@@ -188,34 +194,45 @@ class _TightSearch:
     lowers B. A heap holds each set's lowest column not yet passed; sets are numbered
     in the order of the visits that opened them, so on equal columns the first visit
     to make a column tight gives its way, as in the full search.
+
+    Every free column has v = 0, so once the columns with v = 0 are open (a visited
+    row has u = 1) the search ends at the lowest free column, `lowest_free`, whatever
+    it visits in between; its way is the opener of the first set holding it: that
+    set, or its block's set at v = 0 when one was opened first. Walking there column
+    by column made a search O(n) and a list of many ties O(n^3).
     """
 
     __slots__ = (
-        "blocks", "cursor", "groups", "heap", "opened", "opener", "owner", "sets", "u",
-        "visited",
+        "blocks", "cursor", "groups", "heap", "lowest_free", "opened", "opened_by", "opener",
+        "owner", "sets", "u", "visited",
     )  # fmt: skip
 
     def __init__(
-        self, blocks: _Blocks, u: list[int], owner: list[int], groups: dict[int, list[int]]
+        self,
+        blocks: _Blocks,
+        u: list[int],
+        owner: list[int],
+        groups: dict[int, list[int]],
+        lowest_free: int,
     ) -> None:
         self.blocks, self.u, self.owner, self.groups = blocks, u, owner, groups
+        self.lowest_free = lowest_free
         self.sets: list[list[int]] = []
         self.opener: list[int] = []  # set -> the column whose owner's visit opened it
         self.cursor: list[int] = []  # set -> the position of its column in the heap
         self.heap: list[tuple[int, int]] = []
         self.visited: set[int] = set()  # kind + kinds * u of the rows visited
-        self.opened: set[int] = set()  # block + blocks * u of the sets opened on the 1s
+        self.opened: dict[int, int] = {}  # u -> the blocks whose sets at v = -u are open
+        self.opened_by: dict[int, int] = {}  # a block opened at u = 0 -> the column doing so
 
     def run(self) -> tuple[dict[int, int], int] | None:
         """(each path column's way, the free column found), or None when no free
         column is reached at distance 0."""
         blocks, owner, u, groups = self.blocks, self.owner, self.u, self.groups
-        kind_of_row, blocks_of_kind, members = (
-            blocks.kind_of_row, blocks.blocks_of_kind, blocks.members
-        )  # fmt: skip
-        kinds, n_blocks = len(blocks_of_kind), len(members)
+        kind_of_row, mask_of_kind, members = blocks.kind_of_row, blocks.mask_of_kind, blocks.members
+        kinds = len(mask_of_kind)
         sets, opener, cursor, heap = self.sets, self.opener, self.cursor, self.heap
-        visited, opened = self.visited, self.opened
+        visited, opened, opened_by = self.visited, self.opened, self.opened_by
         way: dict[int, int] = {}
         col, best = 0, 2  # the root, owned by the row searched for; B above every 1 - u
         pops = self._pops()
@@ -224,14 +241,23 @@ class _TightSearch:
             level, kind = u[row], kind_of_row[row]
             visited.add(kind + kinds * level)
             found = []
-            for block in blocks_of_kind[kind]:
-                key = block + n_blocks * level
-                if key not in opened:
-                    opened.add(key)
+            before = opened.get(level, 0)
+            if new := mask_of_kind[kind] & ~before:
+                opened[level] = before | new
+                while new:  # lowest block first, as the kind lists them
+                    bit = new & -new
+                    new ^= bit
+                    block = bit.bit_length() - 1
+                    if not level:
+                        opened_by[block] = col
                     if columns := members[block].get(-level):
                         found.append(columns)
             if 1 - level < best:
                 best = 1 - level
+                if best == 0:  # every free column is open: the lowest one ends the search
+                    free = self.lowest_free
+                    way[free] = opened_by.get(blocks.block_of_column[free], col)
+                    return way, free
                 if columns := groups.get(best):
                     found.append(columns)
             for columns in found:
