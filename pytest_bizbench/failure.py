@@ -96,7 +96,20 @@ def _check_lines(details: Mapping[str, Any]) -> list[str]:
 
 def unscored_fields(details: Mapping[str, Any]) -> list[str]:
     """Fields no rung could score (a model hook failed): the item cannot pass."""
+    if not _has_unscored(details):  # every scored item asks; almost none has one
+        return []
     return [name for name, entry in flat_entries(details) if entry.get("unscored")]
+
+
+def _has_unscored(details: Mapping[str, Any]) -> bool:
+    """Whether any entry, at any depth of nested fields, is flagged `unscored`."""
+    for entry in details.values():
+        if isinstance(entry, Mapping) and (
+            entry.get("unscored")
+            or (isinstance(inner := entry.get("fields"), Mapping) and _has_unscored(inner))
+        ):
+            return True
+    return False
 
 
 def _short(value: Any) -> str:

@@ -109,6 +109,8 @@ def bounded_json(value: dict[str, Any]) -> str:
     anything else is walked by `jsonable`, and values that had no JSON spelling are
     named in `details["json_note"]`.
     """
+    if not value:  # most metadata
+        return "{}"
     try:
         text = compact_json(value)
         if len(text) <= SMALL_JSON:
@@ -128,7 +130,11 @@ def bounded_json(value: dict[str, Any]) -> str:
 def compact_json(value: Any) -> str:
     """JSON text without spaces, ASCII (a lone surrogate crosses to a worker escaped);
     raises ValueError for NaN, TypeError for what is not JSON."""
-    return json.dumps(value, allow_nan=False, separators=(",", ":"))
+    return _COMPACT.encode(value)
+
+
+# built once: `json.dumps` with options builds an encoder per call, twice per item
+_COMPACT = json.JSONEncoder(allow_nan=False, separators=(",", ":"))
 
 
 @dataclass(frozen=True, slots=True)

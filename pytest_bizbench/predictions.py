@@ -71,9 +71,10 @@ def _jsonl_text(path: Path, data: bytes, errors: list[tuple[int, str]]) -> str:
 class _Table:
     """A file source read once: its rows by id, and what was wrong with the rest.
 
-    A JSONL source keeps each row's prediction as compact JSON text (`packed`), parsed
-    again at each lookup: a parsed row took ~3 KB for every document of a run, held
-    until its end; as text, a fraction of that.
+    A JSONL source keeps each row as its line of text (`packed`), parsed again at each
+    lookup: a parsed row took ~3 KB for every document of a run, held until its end;
+    as text, a fraction of that. The line passed the safe parser when the file was
+    read, so the plain one gives the same value.
     """
 
     rows: dict[str, Any]
@@ -86,7 +87,7 @@ class _Table:
         if case_id not in self.rows:
             return False, None
         row = self.rows[case_id]
-        return True, json.loads(row) if self.packed else row
+        return True, _row_prediction(json.loads(row)) if self.packed else row
 
 
 @dataclass(slots=True)
@@ -219,7 +220,6 @@ class PredictionSource:
     def _read_table(self) -> _Table:
         # the readers: not at start-up, where a session may read no prediction at all
         from pytest_bizbench.cases.jsonio import InputError, iter_jsonl
-        from pytest_bizbench.payload import compact_json
         from pytest_bizbench.safeio import UnsafeInputError, read_regular, shown
 
         path = self.spec.path
@@ -239,6 +239,7 @@ class PredictionSource:
         text = _jsonl_text(path, raw, errors)
         if not text.strip() and not errors:
             raise PredictionError(f"prediction file {path}: empty file")
+        lines = text.split("\n")  # as iter_jsonl numbers them
         rows: dict[str, Any] = {}
         first_line: dict[str, int] = {}
         duplicates: dict[str, str] = {}
@@ -259,8 +260,7 @@ class PredictionSource:
                 )
                 continue
             first_line[key] = line
-            # checked by the safe parser already: plain JSON that round-trips exactly
-            rows[key] = compact_json(_row_prediction(row))
+            rows[key] = lines[line - 1]
         return _Table(rows, tuple(sorted(errors)), duplicates, packed=True)
 
 
