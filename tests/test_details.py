@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from pytest_bizbench.details import FieldEntry, field_entries, flat_entries
+from pytest_bizbench.failure import unscored_fields
 from pytest_bizbench.scoring.ladder import FieldLadder, LadderConfig
 
 DECLARED = FieldEntry.__required_keys__ | FieldEntry.__optional_keys__
@@ -66,3 +67,18 @@ def test_flat_entries_names_nested_fields_with_dots() -> None:
         "quality": 0.5,
     }
     assert [name for name, _ in flat_entries(details)] == ["party.name", "party.vat", "total"]
+
+
+def test_unscored_fields_are_found_at_any_depth_and_only_where_flagged() -> None:
+    # the judge fails on a nested object's sub-field and on a top-level field
+    def judge(field: str, expected: Any, actual: Any) -> float | None:
+        if field in {"name", "note"}:
+            raise RuntimeError("judge down")
+        return None
+
+    expected = {"buyer": {"name": "Acme Corp", "city": "Oslo"}, "note": "paid", "total": 5}
+    actual = {"buyer": {"name": "Zeta Holdings", "city": "Oslo"}, "note": "settled", "total": 5}
+    _, details = FieldLadder(LadderConfig(), judge=judge).score_document(expected, actual)
+    assert unscored_fields(details) == ["buyer.name", "note"]
+    _, clean = FieldLadder(LadderConfig()).score_document(expected, actual)
+    assert unscored_fields(clean) == []
