@@ -15,7 +15,6 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
-from pytest_bizbench.cases.model import PredictionShapeError as PredictionShapeError  # noqa: PLC0414
 from pytest_bizbench.config import LoadOptions
 
 if TYPE_CHECKING:

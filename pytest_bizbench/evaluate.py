@@ -11,7 +11,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
-from pytest_bizbench.casekinds import Case, CaseKind, PredictionShapeError
+from pytest_bizbench.casekinds import Case, CaseKind
+from pytest_bizbench.cases.model import PredictionShapeError
 from pytest_bizbench.failure import unscored_fields
 from pytest_bizbench.payload import ERROR, MISSING, SCORED, SKIPPED, DocumentPayload
 from pytest_bizbench.predcache import PredictionCache

@@ -147,8 +147,6 @@ SESSION_MODULES = HELP_MODULES | {
     "pytest_bizbench.agent_runs",
     "pytest_bizbench.benchmarks",
     "pytest_bizbench.casekinds",
-    "pytest_bizbench.cases",
-    "pytest_bizbench.cases.model",
     "pytest_bizbench.figures",
     "pytest_bizbench.predictions",
     "pytest_bizbench.registry",
