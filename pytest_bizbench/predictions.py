@@ -46,9 +46,14 @@ def _read_document(path: Path, max_bytes: int) -> Any:
 
 def _row_prediction(row: Mapping[str, Any]) -> Any:
     """A JSONL row's prediction: the row without its id (FinanceBench: the answer)."""
-    if "financebench_id" in row and "model_answer" in row:
+    if _is_financebench(row):
         return {"answer": row["model_answer"]}
     return {k: v for k, v in row.items() if k not in _ID_KEYS}
+
+
+def _is_financebench(row: Mapping[str, Any]) -> bool:
+    """A FinanceBench row: its answer is one of many keys (question, evidence, ...)."""
+    return "financebench_id" in row and "model_answer" in row
 
 
 def _jsonl_text(path: Path, data: bytes, errors: list[tuple[int, str]]) -> str:
@@ -74,7 +79,8 @@ class _Table:
     A JSONL source keeps each row as its line of text (`packed`), parsed again at each
     lookup: a parsed row took ~3 KB for every document of a run, held until its end;
     as text, a fraction of that. The line passed the safe parser when the file was
-    read, so the plain one gives the same value.
+    read, so the plain one gives the same value. A FinanceBench row keeps only its
+    answer, as compact JSON.
     """
 
     rows: dict[str, Any]
@@ -220,6 +226,7 @@ class PredictionSource:
     def _read_table(self) -> _Table:
         # the readers: not at start-up, where a session may read no prediction at all
         from pytest_bizbench.cases.jsonio import InputError, iter_jsonl
+        from pytest_bizbench.payload import compact_json
         from pytest_bizbench.safeio import UnsafeInputError, read_regular, shown
 
         path = self.spec.path
@@ -260,7 +267,10 @@ class PredictionSource:
                 )
                 continue
             first_line[key] = line
-            rows[key] = lines[line - 1]
+            # the line as it is; of a FinanceBench row only its answer, not its evidence
+            rows[key] = (
+                compact_json(_row_prediction(row)) if _is_financebench(row) else lines[line - 1]
+            )
         return _Table(rows, tuple(sorted(errors)), duplicates, packed=True)
 
 

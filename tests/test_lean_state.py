@@ -9,6 +9,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import json
+from pathlib import Path
 from typing import Any, ClassVar
 
 import pytest
@@ -25,6 +26,7 @@ from pytest_bizbench.aggregate import (
 from pytest_bizbench.benchmarks.field_accuracy import FieldAccuracy
 from pytest_bizbench.items import CaseItem, pack
 from pytest_bizbench.payload import SCORED, DocumentPayload
+from pytest_bizbench.predictions import PredictionSource
 from pytest_bizbench.sdk import (
     BenchmarkPlugin,
     ExtendedDocument,
@@ -32,6 +34,7 @@ from pytest_bizbench.sdk import (
     ScoredDocuments,
     by_id,
 )
+from pytest_bizbench.settings import PredictionSpec
 
 
 def test_items_keep_their_case_pickled_and_read_it_back_whole(suite: Suite) -> None:
@@ -257,3 +260,22 @@ def test_a_run_reports_the_same_with_compressed_details(suite: Suite) -> None:
     assert len(json.dumps(details)) > COMPRESS_FROM
     assert details["field_07"]["score"] == 1.0
     assert details["field_07"]["actual"] == "value number 7"
+
+
+def test_a_jsonl_prediction_is_kept_as_its_line_and_a_financebench_row_as_its_answer(
+    tmp_path: Path,
+) -> None:
+    evidence = "page text " * 200
+    path = tmp_path / "p.jsonl"
+    path.write_text(
+        '{"id": "a",  "fields": {"total": 1.5, "n": [1, 2]}}\r\n'
+        + json.dumps({"financebench_id": "fb-1", "model_answer": "$5", "evidence": evidence})
+        + "\n",
+        "utf-8",
+    )
+    source = PredictionSource(PredictionSpec("m", path), 100_000)
+    assert source.get("a") == (True, {"fields": {"total": 1.5, "n": [1, 2]}})
+    assert source.get("fb-1") == (True, {"answer": "$5"})
+    kept = source.table().rows
+    assert kept["a"] == '{"id": "a",  "fields": {"total": 1.5, "n": [1, 2]}}\r'  # as read
+    assert kept["fb-1"] == '{"answer":"$5"}'  # not the evidence
