@@ -102,11 +102,16 @@ def unscored_fields(details: Mapping[str, Any]) -> list[str]:
 
 
 def _has_unscored(details: Mapping[str, Any]) -> bool:
-    """Whether any entry, at any depth of nested fields, is flagged `unscored`."""
+    """Whether any entry, at any depth of nested fields, is flagged `unscored`; it
+    descends where `flat_entries` does, so details that loop elsewhere cannot recurse."""
     for entry in details.values():
         if isinstance(entry, Mapping) and (
             entry.get("unscored")
-            or (isinstance(inner := entry.get("fields"), Mapping) and _has_unscored(inner))
+            or (
+                entry.get("rung") == "nested"
+                and isinstance(inner := entry.get("fields"), Mapping)
+                and _has_unscored(inner)
+            )
         ):
             return True
     return False

@@ -82,3 +82,9 @@ def test_unscored_fields_are_found_at_any_depth_and_only_where_flagged() -> None
     assert unscored_fields(details) == ["buyer.name", "note"]
     _, clean = FieldLadder(LadderConfig()).score_document(expected, actual)
     assert unscored_fields(clean) == []
+
+
+def test_unscored_fields_follow_only_nested_entries_so_a_loop_elsewhere_ends() -> None:
+    looped: dict[str, Any] = {}
+    looped["f"] = {"score": 1.0, "rung": "exact", "fields": looped}
+    assert unscored_fields(looped) == []
