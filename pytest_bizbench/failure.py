@@ -105,7 +105,7 @@ def _has_unscored(details: Mapping[str, Any]) -> bool:
     """Whether any entry, at any depth of nested fields, is flagged `unscored`; it
     descends where `flat_entries` does, so details that loop elsewhere cannot recurse."""
     for entry in details.values():
-        if isinstance(entry, Mapping) and (
+        if (type(entry) is dict or isinstance(entry, Mapping)) and (  # a dict: no ABC check
             entry.get("unscored")
             or (
                 entry.get("rung") == "nested"
