@@ -199,7 +199,7 @@ class _TightSearch:
     row has u = 1) the search ends at the lowest free column, `lowest_free`, whatever
     it visits in between; its way is the opener of the first set holding it: that
     set, or its block's set at v = 0 when one was opened first. Walking there column
-    by column made a search O(n) and a list of many ties O(n^3).
+    by column visited every owner of a lower column first.
     """
 
     __slots__ = (
