@@ -157,8 +157,9 @@ class Controller:
             wasxfail=hasattr(report, "wasxfail"),
         )
         yield
-        # a new list: in a serial run the item's own list is the report's
-        report.user_properties = [p for p in report.user_properties if p[0] != PAYLOAD_KEY]
+        # only the report carrying the payload gets a new list (pytest keeps every one)
+        if any(p[0] == PAYLOAD_KEY for p in report.user_properties):
+            report.user_properties = [p for p in report.user_properties if p[0] != PAYLOAD_KEY]
 
     def _completeness(self, exitstatus: int, cases: list[str]) -> Completeness:
         """`cases`: the selected node ids that are cases of ours."""
