@@ -225,7 +225,7 @@ class PredictionSource:
 
     def _read_table(self) -> _Table:
         # the readers: not at start-up, where a session may read no prediction at all
-        from pytest_bizbench.cases.jsonio import InputError, iter_jsonl
+        from pytest_bizbench.cases.jsonio import InputError, iter_jsonl_lines
         from pytest_bizbench.payload import compact_json
         from pytest_bizbench.safeio import UnsafeInputError, read_regular, shown
 
@@ -246,11 +246,11 @@ class PredictionSource:
         text = _jsonl_text(path, raw, errors)
         if not text.strip() and not errors:
             raise PredictionError(f"prediction file {path}: empty file")
-        lines = text.split("\n")  # as iter_jsonl numbers them
+        lines = text.split("\n")  # read once: kept rows are these lines
         rows: dict[str, Any] = {}
         first_line: dict[str, int] = {}
         duplicates: dict[str, str] = {}
-        for line, row in iter_jsonl(text):
+        for line, row in iter_jsonl_lines(lines):
             if isinstance(row, InputError):
                 errors.append((line, row.message))
                 continue

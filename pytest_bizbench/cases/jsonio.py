@@ -91,8 +91,13 @@ def _line_column(text: str, offset: int) -> tuple[int, int]:
 def iter_jsonl(text: str) -> Iterator[tuple[int, Any | InputError]]:
     """Yield `(line, value)` per non-blank line, an `InputError` in place of a bad
     value, so one bad line never hides the lines after it."""
-    lines = text.split("\n")  # not splitlines(): U+2028 and friends are legal in JSON strings
-    truncated_index = -1 if text.endswith("\n") else len(lines) - 1
+    # not splitlines(): U+2028 and friends are legal in JSON strings
+    return iter_jsonl_lines(text.split("\n"))
+
+
+def iter_jsonl_lines(lines: list[str]) -> Iterator[tuple[int, Any | InputError]]:
+    """`iter_jsonl` of a text already split at "\\n", for a caller that keeps the lines."""
+    truncated_index = -1 if lines[-1] == "" else len(lines) - 1
     for index, line in enumerate(lines):
         if not line or line.isspace():
             continue
