@@ -157,7 +157,7 @@ class BizbenchItem(pytest.Item):
         # a rerun (pytest-rerunfailures) publishes again: only the last attempt's count
         ours = {PAYLOAD_KEY, *OWN_PROPERTIES}
         self.user_properties[:] = [p for p in self.user_properties if p[0] not in ours]
-        self.user_properties.extend(payload.properties())
+        self.user_properties.extend(payload.properties(as_text=run_state(self.config).on_worker))
 
     def teardown(self) -> None:
         # Keeping the payload off the teardown report keeps it out of JUnit XML,

@@ -207,9 +207,14 @@ class DocumentPayload:
             cluster=data.get("cluster"),
         )
 
-    def properties(self) -> list[tuple[str, Any]]:
-        """The user properties of the item: the payload and the JUnit-visible trio."""
-        props: list[tuple[str, Any]] = [(PAYLOAD_KEY, self.to_property())]
+    def properties(self, *, as_text: bool = False) -> list[tuple[str, Any]]:
+        """The user properties of the item: the payload and the JUnit-visible trio.
+
+        `as_text`, on an xdist worker: the payload as one JSON text, which execnet's
+        pure-Python serializer and the controller's reader take as one string
+        instead of some fifty objects (`find_property` reads either)."""
+        data = self.to_property()
+        props: list[tuple[str, Any]] = [(PAYLOAD_KEY, compact_json(data) if as_text else data)]
         if self.benchmark is not None:
             props += [(BENCHMARK_KEY, self.benchmark), (MODEL_KEY, self.model)]
         if self.score is not None:
@@ -222,9 +227,14 @@ def _interned(text: str | None) -> str | None:
 
 
 def find_property(user_properties: list[tuple[str, Any]]) -> Mapping[str, Any] | None:
-    """The payload as it travels (see `DocumentPayload.to_property`), if any."""
+    """The payload as it travels (see `DocumentPayload.properties`), if any."""
     for name, value in user_properties:
-        if name == PAYLOAD_KEY and isinstance(value, Mapping):
+        if name != PAYLOAD_KEY:
+            continue
+        if isinstance(value, str):  # from a worker: its own compact JSON, an object
+            data: Mapping[str, Any] = json.loads(value)
+            return data
+        if isinstance(value, Mapping):
             return value
     return None
 

@@ -16,7 +16,7 @@ import pytest
 
 from pytest_bizbench import hookspecs
 from pytest_bizbench.interrupt import catch_sigterm, is_case_nodeid, release_sigterm
-from pytest_bizbench.runstate import PREDICTIONS_OUTPUT, run_state, start_run
+from pytest_bizbench.runstate import PREDICTIONS_OUTPUT, is_worker, run_state, start_run
 from pytest_bizbench.settings import add_options
 
 
@@ -28,12 +28,8 @@ def pytest_addhooks(pluginmanager: pytest.PytestPluginManager) -> None:
     pluginmanager.add_hookspecs(hookspecs)
 
 
-def _is_worker(config: pytest.Config) -> bool:
-    return hasattr(config, "workerinput")
-
-
 def pytest_configure(config: pytest.Config) -> None:
-    if _is_worker(config):
+    if is_worker(config):
         return
     from pytest_bizbench.controller import CONTROLLER, Controller
 
@@ -60,7 +56,7 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
     """An xdist worker hands the controller what it read of the prediction files (their
     bad lines and row ids), so the controller does not parse them again at the end."""
     config = session.config
-    if _is_worker(config):
+    if is_worker(config):
         summaries = run_state(config).predictions.summaries()
         if summaries:
             from pytest_bizbench.payload import compact_json
@@ -85,7 +81,7 @@ def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Col
 def pytest_collection_finish(session: pytest.Session) -> None:
     config = session.config
     patterns = run_state(config).settings.case_patterns  # by name, as xdist's ids below
-    if not _is_worker(config) and any(is_case_nodeid(i.nodeid, patterns) for i in session.items):
+    if not is_worker(config) and any(is_case_nodeid(i.nodeid, patterns) for i in session.items):
         catch_sigterm(config)
 
 
@@ -103,7 +99,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     from pytest_bizbench.registry import check_late_registrations
     from pytest_bizbench.selection import narrow_questions
 
-    if not _is_worker(config):  # under xdist the controller checks (controller.py)
+    if not is_worker(config):  # under xdist the controller checks (controller.py)
         check_late_registrations(config, run_state(config).registrars)
     narrow_questions(config, items)
 

@@ -22,6 +22,7 @@ class RunState:
     predictions: Predictions
     registrars: frozenset[str] = frozenset()  # conftests whose benchmarks are registered
     llm: LLMRuntime | None = None  # the endpoint, when a judge, embedding or llm: model is set
+    on_worker: bool = False  # an xdist worker: its reports cross to the controller
 
 
 RUN_STATE = pytest.StashKey[RunState]()
@@ -29,6 +30,10 @@ RUN_STATE = pytest.StashKey[RunState]()
 MERGING = pytest.StashKey[bool]()
 # the key of a worker's prediction-file summaries in xdist's `workeroutput`
 PREDICTIONS_OUTPUT = "bizbench_predictions"
+
+
+def is_worker(config: pytest.Config) -> bool:
+    return hasattr(config, "workerinput")
 
 
 def start_run(config: pytest.Config) -> RunState:
@@ -59,6 +64,7 @@ def start_run(config: pytest.Config) -> RunState:
         predictions=predictions,
         registrars=registering_conftests(config),
         llm=llm,
+        on_worker=is_worker(config),
     )
     config.stash[RUN_STATE] = state
     return state

@@ -1,5 +1,6 @@
 """What pytest keeps per report is small (issue 17): the payload leaves a report once
-every plugin has seen it; the score, benchmark and model stay for JUnit XML."""
+every plugin has seen it; the score, benchmark and model stay for JUnit XML. From an
+xdist worker the payload crosses as one JSON text."""
 
 from __future__ import annotations
 
@@ -15,10 +16,14 @@ import json
 import pytest
 
 SEEN = []
+PAYLOADS = []
 
 def pytest_runtest_logreport(report):
     if report.when == "call" and report.nodeid.startswith("a."):
         SEEN.append([name for name, _ in report.user_properties])
+        payload = dict(report.user_properties)["bizbench"]
+        text = payload if isinstance(payload, str) else json.dumps(payload)
+        PAYLOADS.append([type(payload).__name__, text])
 
 @pytest.hookimpl(trylast=True)
 def pytest_terminal_summary(terminalreporter):
@@ -28,7 +33,7 @@ def pytest_terminal_summary(terminalreporter):
          if getattr(r, "when", None) and r.nodeid.startswith("a.")}
     )
     with open("kept.json", "w") as out:
-        json.dump({"kept": kept, "seen": SEEN}, out)
+        json.dump({"kept": kept, "seen": SEEN, "payloads": PAYLOADS}, out)
 """
 
 TRIO = ["bizbench_benchmark", "bizbench_model", "bizbench_score"]
@@ -47,3 +52,8 @@ def test_kept_reports_lose_the_payload(suite: Suite, workers: str | None) -> Non
     assert recorded["seen"] == [["bizbench", *TRIO]] * 2
     assert recorded["kept"] == [["call", TRIO], ["setup", []], ["teardown", TRIO]]
     assert suite.documents()["c2"]["score"] == 1.0
+    # serially the payload stays a dict; from a worker it is one JSON text
+    types, texts = zip(*sorted(recorded["payloads"], key=lambda pair: pair[1]), strict=True)
+    assert types == ("str" if workers else "dict",) * 2
+    first = json.loads(texts[0])
+    assert (first["id"], first["score"], first["status"]) == ("c1", 1.0, "scored")

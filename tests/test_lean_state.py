@@ -25,7 +25,7 @@ from pytest_bizbench.aggregate import (
 )
 from pytest_bizbench.benchmarks.field_accuracy import FieldAccuracy
 from pytest_bizbench.items import CaseItem, pack
-from pytest_bizbench.payload import SCORED, DocumentPayload
+from pytest_bizbench.payload import PAYLOAD_KEY, SCORED, DocumentPayload, find_property
 from pytest_bizbench.predictions import PredictionSource
 from pytest_bizbench.sdk import (
     BenchmarkPlugin,
@@ -279,3 +279,25 @@ def test_a_jsonl_prediction_is_kept_as_its_line_and_a_financebench_row_as_its_an
     kept = source.table().rows
     assert kept["a"] == '{"id": "a",  "fields": {"total": 1.5, "n": [1, 2]}}\r'  # as read
     assert kept["fb-1"] == '{"answer":"$5"}'  # not the evidence
+
+
+def test_a_payload_sent_as_text_reads_back_as_the_same_property() -> None:
+    """A worker's payload crosses xdist as its compact JSON text; the controller's
+    reader gives the very mapping the serial path hands over."""
+    payload = DocumentPayload(
+        status="scored",
+        benchmark="b",
+        model="m",
+        id="c1",
+        case="a.ground-truth.jsonl",
+        case_hash="h",
+        score=0.5,
+        details={"fields": {"k": {"score": 0.5, "actual": "é\ud800"}}},
+        labels=("x",),
+    )
+    as_dict, as_text = payload.properties(), payload.properties(as_text=True)
+    assert [name for name, _ in as_text] == [name for name, _ in as_dict]
+    text = dict(as_text)[PAYLOAD_KEY]
+    assert isinstance(text, str)
+    assert text.isascii()
+    assert find_property(as_text) == find_property(as_dict) == payload.to_property()
