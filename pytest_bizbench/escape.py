@@ -10,11 +10,14 @@ from __future__ import annotations
 import html as _html
 import re
 
-# C0 and C1 controls (ESC included), DEL, and the invisible direction and line
-# separators that can make shown text differ from the data.
-_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\u2066-\u2069\ufeff]")
+# C0 and C1 controls (ESC included), DEL, the invisible direction and line
+# separators that can make shown text differ from the data, and surrogates (no
+# terminal or UTF-8 stream can carry one; pytest-xdist fails on a node id holding one).
+_CONTROL = re.compile(
+    "[\x00-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\u2066-\u2069\ufeff\ud800-\udfff]"
+)
 _CONTROL_BUT_NEWLINE = re.compile(
-    "[\x00-\x09\x0b-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\u2066-\u2069\ufeff]"
+    "[\x00-\x09\x0b-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\u2066-\u2069\ufeff\ud800-\udfff]"
 )
 _MARKDOWN = str.maketrans({"\\": "\\\\", "|": "\\|", "&": "&amp;", "<": "&lt;", "`": "\\`"})
 

@@ -128,7 +128,7 @@ def bounded_json(value: dict[str, Any]) -> str:
 
 
 def compact_json(value: Any) -> str:
-    """JSON text without spaces, ASCII (a lone surrogate crosses to a worker escaped);
+    """JSON text without spaces, ASCII (a lone surrogate crosses between processes escaped);
     raises ValueError for NaN, TypeError for what is not JSON."""
     return _COMPACT.encode(value)
 
@@ -231,11 +231,14 @@ def find_property(user_properties: list[tuple[str, Any]]) -> Mapping[str, Any] |
     for name, value in user_properties:
         if name != PAYLOAD_KEY:
             continue
+        data = value
         if isinstance(value, str):  # from a worker: its own compact JSON, an object
-            data: Mapping[str, Any] = json.loads(value)
+            try:
+                data = json.loads(value)
+            except ValueError:
+                continue  # another plugin's text under our name
+        if isinstance(data, Mapping) and "status" in data:
             return data
-        if isinstance(value, Mapping):
-            return value
     return None
 
 

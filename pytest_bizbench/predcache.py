@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import os
 import tempfile
 from dataclasses import dataclass
@@ -49,9 +50,9 @@ class PredictionCache:
         if not isinstance(entry, dict) or entry.get("model") != model or "prediction" not in entry:
             return None
         latency = entry.get("latency_ms")
-        return CachedPrediction(
-            entry["prediction"], float(latency) if isinstance(latency, (int, float)) else None
-        )
+        if not isinstance(latency, (int, float)) or not math.isfinite(latency):
+            latency = None  # an edited entry's NaN would make the report unwritable
+        return CachedPrediction(entry["prediction"], None if latency is None else float(latency))
 
     def put(
         self, model: str, case_id: str, case_hash: str, prediction: Any, latency_ms: float

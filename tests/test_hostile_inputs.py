@@ -26,7 +26,9 @@ import pytest
 from bizhelpers import REPORT, Suite, doc, jsonl
 
 from pytest_bizbench.cli import main
+from pytest_bizbench.predcache import CachedPrediction, PredictionCache
 from pytest_bizbench.predictions import PredictionSource
+from pytest_bizbench.report.json_report import write_report
 from pytest_bizbench.settings import PredictionSpec
 
 CANARY = "CANARY-13-never-shown"
@@ -615,3 +617,25 @@ def test_error_item_names_escape_control_characters(suite: Suite) -> None:
     assert "bad\\x1b[2Jid[invalid]" in text
     docs = suite.documents()
     assert (docs["fine"]["outcome"], docs["fine"]["score"]) == ("passed", 1.0)
+
+
+@pytest.mark.parametrize("latency", ["NaN", "Infinity", "-Infinity", "1e999", '"12.5"'])
+def test_a_cache_entry_whose_latency_is_no_number_keeps_its_answer_without_one(
+    tmp_path: Path, latency: str
+) -> None:
+    """An edited cache entry's NaN latency would reach the report, which cannot hold it."""
+    cache = PredictionCache(tmp_path)
+    cache.put("m", "c1", "h1", {"total": 1}, 12.5)
+    (entry,) = tmp_path.glob("*.json")
+    entry.write_text(entry.read_text(encoding="utf-8").replace("12.5", latency), "utf-8")
+    assert cache.get("m", "h1") == CachedPrediction({"total": 1}, None)
+
+
+def test_the_report_writer_takes_strings_utf8_cannot_hold(tmp_path: Path) -> None:
+    """A lone surrogate is written as its JSON escape and a pair as its character,
+    what reading the text back gives; the file is UTF-8 throughout."""
+    path = tmp_path / "r.json"
+    write_report({"a": "pair \ud83d\ude00", "b": ["lone \udfff"]}, path)
+    text = path.read_bytes().decode("utf-8")
+    assert text == '{"a":"pair \U0001f600","b":["lone \\udfff"]}\n'
+    assert json.loads(text) == {"a": "pair \U0001f600", "b": ["lone \udfff"]}

@@ -283,7 +283,8 @@ def test_a_jsonl_prediction_is_kept_as_its_line_and_a_financebench_row_as_its_an
 
 def test_a_payload_sent_as_text_reads_back_as_the_same_property() -> None:
     """A worker's payload crosses xdist as its compact JSON text; the controller's
-    reader gives the very mapping the serial path hands over."""
+    reader gives the mapping the serial path hands over (details and metadata already
+    travel as JSON text, so their lone surrogate is escaped inside them)."""
     payload = DocumentPayload(
         status="scored",
         benchmark="b",
@@ -301,3 +302,13 @@ def test_a_payload_sent_as_text_reads_back_as_the_same_property() -> None:
     assert isinstance(text, str)
     assert text.isascii()
     assert find_property(as_text) == find_property(as_dict) == payload.to_property()
+
+
+def test_only_a_payload_of_ours_is_read_under_our_property_name() -> None:
+    """Another plugin's text or mapping under the same name is passed over, not parsed
+    into an internal error; the payload published after it is still found."""
+    ours = DocumentPayload(status="scored", benchmark="b", model="m", id="c1", case="a",
+                           case_hash="h", score=1.0)  # fmt: skip
+    foreign: list[tuple[str, Any]] = [(PAYLOAD_KEY, "tagged by CI"), (PAYLOAD_KEY, {"x": 1})]
+    assert find_property(foreign) is None
+    assert find_property([*foreign, *ours.properties(as_text=True)]) == ours.to_property()

@@ -158,3 +158,60 @@ def test_a_row_id_execnet_cannot_carry_does_not_crash_a_worker(suite: Suite) -> 
     notes = suite.report()["completeness"]["notes"]
     assert len(notes) == 1
     assert "1 row matches no case: 'odd\\ud800'" in notes[0]
+
+
+# Strings a Python hook or benchmark can make that no UTF-8 stream carries: a lone
+# surrogate, and two surrogates side by side that JSON reads back as one character.
+SURROGATES_CONFTEST = """
+from pytest_bizbench import BenchmarkPlugin, ScoredDocument
+
+class Odd(BenchmarkPlugin):
+    name = "odd"
+    version = "1.0.0"
+    description = "raises for c1 with surrogates in the message"
+    target_labels = ["invoice"]
+
+    def score(self, document):
+        if document.id == "c1":
+            raise ValueError("pair \\ud83d\\ude00 lone \\udfff")
+        return ScoredDocument(document, 1.0, {})
+
+def pytest_bizbench_add_benchmarks(config):
+    return [Odd]
+"""
+
+
+def test_surrogates_in_ids_and_messages_give_one_report_serially_and_with_workers(
+    suite: Suite,
+) -> None:
+    """No internal error, no lost case, and the same report: the node id shows a lone
+    surrogate as its escape; the report writes it as its JSON escape and joins a pair
+    into its character, as a worker's payload does on its way to the controller."""
+    suite.write("conftest.py", SURROGATES_CONFTEST)
+    suite.write("pytest.ini", "[pytest]\nbizbench_builtin_benchmarks = false\n")
+    suite.write(
+        "a.ground-truth.jsonl",
+        '{"id": "c1", "labels": ["invoice"], "ground_truth": {"k": 1}}\n'
+        '{"id": "c2\\ud800", "labels": ["invoice"], "ground_truth": {"k": 1}}\n',
+    )
+    suite.write("preds.jsonl", '{"id": "c1", "k": 1}\n{"id": "c2\\ud800", "k": 1}\n')
+    reports = []
+    for mode in (["-p", "no:xdist"], ["-n", "2"]):
+        name = f"r{mode[-1].replace(':', '')}.json"
+        result = suite.pytester.runpytest_subprocess(
+            "--bizbench-predictions", "preds.jsonl", "-p", "no:cacheprovider", *mode,
+            "--bizbench-report", name,
+        )  # fmt: skip
+        assert result.ret == pytest.ExitCode.TESTS_FAILED  # c1's error fails the gate
+        output = result.stdout.str() + result.stderr.str()
+        assert "INTERNALERROR" not in output
+        assert "cannot write report" not in output
+        (suite.path / name).read_bytes().decode("utf-8")  # valid UTF-8 throughout
+        reports.append(suite.report(name))
+    serial, workers = reports
+    assert without_run(serial) == without_run(workers)
+    docs = {d["id"]: d for d in serial["benchmarks"]["odd"]["models"]["default"]["documents"]}
+    assert docs["c2\ud800"]["score"] == 1.0
+    assert docs["c2\ud800"]["nodeid"] == "a.ground-truth.jsonl::c2\\ud800[odd]"
+    assert docs["c1"]["outcome"] == "error"
+    assert docs["c1"]["message"] == "benchmark 'odd' raised ValueError: pair \U0001f600 lone \udfff"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import tempfile
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
@@ -106,8 +107,22 @@ def canonical(report: Mapping[str, Any]) -> Iterator[str]:
     Compact on purpose: `indent` makes the json module fall back from its C encoder
     to pure Python, which cost a third of the plugin's overhead on big suites.
     """
-    yield from pieces(report)
+    for piece in pieces(report):
+        yield _paired(piece)
     yield "\n"
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _paired(piece: str) -> str:
+    """Surrogates side by side in a string a hook made, joined into the character they
+    encode, as a JSON reader joins their escapes: a worker's payload crosses xdist as
+    JSON, so a serial run writes the same text. A lone one stays, for the file's
+    `backslashreplace` to spell as its JSON escape (it is always inside a string)."""
+    if piece.isascii() or not _SURROGATE.search(piece):
+        return piece
+    return piece.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "surrogatepass")
 
 
 def dumps(report: Mapping[str, Any]) -> str:
@@ -122,11 +137,12 @@ def write_report(report: Mapping[str, Any], path: Path) -> None:
 def write_text_atomic(path: Path, text: str | Iterable[str]) -> None:
     """Write next to the target and rename, so a reader never sees half a file, and
     a FIFO or a device at `path` is replaced, never written into (which could block).
+    A lone surrogate, which UTF-8 cannot hold, is written as its `\\uXXXX` escape.
     """
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+        with os.fdopen(fd, "w", encoding="utf-8", errors="backslashreplace") as handle:
             handle.writelines([text] if isinstance(text, str) else text)
         os.chmod(tmp, 0o644)  # mkstemp makes 0600; reports and baselines are shared files
         os.replace(tmp, path)
