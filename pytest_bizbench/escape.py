@@ -19,6 +19,8 @@ _CONTROL = re.compile(
 _CONTROL_BUT_NEWLINE = re.compile(
     "[\x00-\x09\x0b-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\u2066-\u2069\ufeff\ud800-\udfff]"
 )
+# what UTF-8 cannot encode: a string a hook made may hold one
+SURROGATE = re.compile("[\ud800-\udfff]")
 _MARKDOWN = str.maketrans({"\\": "\\\\", "|": "\\|", "&": "&amp;", "<": "&lt;", "`": "\\`"})
 
 
@@ -28,12 +30,14 @@ def _visible(match: re.Match[str]) -> str:
 
 
 def terminal_text(value: object) -> str:
-    """One line for a terminal: every control character shown as `\\xNN`."""
+    """One line for a terminal: every control character shown as `\\xNN` (`\\uXXXX`
+    above U+00FF)."""
     return _CONTROL.sub(_visible, str(value))
 
 
 def terminal_block(value: object) -> str:
-    """Several lines for a terminal: newlines kept, other controls shown as `\\xNN`."""
+    """Several lines for a terminal: newlines kept, other controls shown as `\\xNN`
+    or `\\uXXXX`."""
     return _CONTROL_BUT_NEWLINE.sub(_visible, str(value))
 
 
@@ -45,5 +49,6 @@ def markdown_text(value: object) -> str:
 
 
 def html_text(value: object) -> str:
-    """Text for HTML element content or a quoted attribute."""
-    return _html.escape(str(value), quote=True)
+    """Text for HTML element content or a quoted attribute; a surrogate, which no
+    UTF-8 page can hold, shown as `\\uXXXX`."""
+    return _html.escape(SURROGATE.sub(_visible, str(value)), quote=True)

@@ -37,7 +37,7 @@ from pytest_bizbench.payload import (
     DocumentPayload,
 )
 from pytest_bizbench.predcache import PredictionCache
-from pytest_bizbench.runstate import run_state
+from pytest_bizbench.runstate import is_worker, run_state
 from pytest_bizbench.scoring.passk import flaky_message
 from pytest_bizbench.sdk import BenchmarkPlugin
 
@@ -78,7 +78,8 @@ class CaseFile(pytest.File):
                 for model in models:
                     item = CaseItem.from_parent(
                         self,
-                        name=item_name(entry.id, benchmark.name, model, models),
+                        # ids that differ only where one is shown escaped ("a\x1b", "a\\x1b")
+                        name=_unique(item_name(entry.id, benchmark.name, model, models), names),
                         case=entry,
                         packed=packed,
                         benchmark=benchmark,
@@ -126,8 +127,9 @@ def parse_item_name(
 
 
 def _unique(name: str, taken: set[str]) -> str:
-    """An error item's name, numbered (`id[invalid-2]`) when the file already has it:
-    two bad documents with one id are two items, each with its own node id."""
+    """An item's name, numbered (`id[invalid-2]`) when the file already has it: two bad
+    documents with one id, or two ids shown alike, are two items, each with its own
+    node id."""
     shown, n = name, 1
     while shown in taken:
         n += 1
@@ -157,7 +159,7 @@ class BizbenchItem(pytest.Item):
         # a rerun (pytest-rerunfailures) publishes again: only the last attempt's count
         ours = {PAYLOAD_KEY, *OWN_PROPERTIES}
         self.user_properties[:] = [p for p in self.user_properties if p[0] not in ours]
-        self.user_properties.extend(payload.properties(as_text=run_state(self.config).on_worker))
+        self.user_properties.extend(payload.properties(as_text=is_worker(self.config)))
 
     def teardown(self) -> None:
         # Keeping the payload off the teardown report keeps it out of JUnit XML,

@@ -1,7 +1,8 @@
 """The one shape in which a scored case crosses from the item to the controller.
 
 A payload rides on `item.user_properties` under `PAYLOAD_KEY`, so the same data
-reaches `pytest_runtest_logreport` with and without pytest-xdist. It holds only
+reaches `pytest_runtest_logreport` with and without pytest-xdist: a dict serially,
+its compact JSON text from a worker (`find_property` reads both). It holds only
 plain JSON data, made so here and nowhere else.
 """
 
@@ -235,11 +236,19 @@ def find_property(user_properties: list[tuple[str, Any]]) -> Mapping[str, Any] |
         if isinstance(value, str):  # from a worker: its own compact JSON, an object
             try:
                 data = json.loads(value)
-            except ValueError:
+            except (ValueError, RecursionError):
                 continue  # another plugin's text under our name
-        if isinstance(data, Mapping) and "status" in data:
+        if isinstance(data, Mapping) and data.keys() >= _PROPERTY_KEYS:
             return data
     return None
+
+
+# the keys `to_property` writes that its readers take without a default: a mapping
+# under our name that lacks one is not ours
+_PROPERTY_KEYS = frozenset(f.name for f in dataclasses.fields(DocumentPayload)) - {
+    "prediction_key",
+    "cluster",
+}
 
 
 def find_note(user_properties: list[tuple[str, Any]]) -> str:

@@ -49,10 +49,7 @@ class PredictionCache:
             return None
         if not isinstance(entry, dict) or entry.get("model") != model or "prediction" not in entry:
             return None
-        latency = entry.get("latency_ms")
-        if not isinstance(latency, (int, float)) or not math.isfinite(latency):
-            latency = None  # an edited entry's NaN would make the report unwritable
-        return CachedPrediction(entry["prediction"], None if latency is None else float(latency))
+        return CachedPrediction(entry["prediction"], _latency(entry.get("latency_ms")))
 
     def put(
         self, model: str, case_id: str, case_hash: str, prediction: Any, latency_ms: float
@@ -81,3 +78,15 @@ class PredictionCache:
             os.replace(tmp, self._path(model, case_hash))
         except OSError:
             Path(tmp).unlink(missing_ok=True)
+
+
+def _latency(value: Any) -> float | None:
+    """A cached latency as a finite float, else none: an edited entry's NaN, or an
+    integer beyond a float, would make the report unwritable."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return None
+    try:
+        latency = float(value)
+    except OverflowError:
+        return None
+    return latency if math.isfinite(latency) else None

@@ -22,7 +22,6 @@ class RunState:
     predictions: Predictions
     registrars: frozenset[str] = frozenset()  # conftests whose benchmarks are registered
     llm: LLMRuntime | None = None  # the endpoint, when a judge, embedding or llm: model is set
-    on_worker: bool = False  # an xdist worker: its reports cross to the controller
 
 
 RUN_STATE = pytest.StashKey[RunState]()
@@ -33,6 +32,7 @@ PREDICTIONS_OUTPUT = "bizbench_predictions"
 
 
 def is_worker(config: pytest.Config) -> bool:
+    """An xdist worker: its reports cross to the controller."""
     return hasattr(config, "workerinput")
 
 
@@ -64,7 +64,6 @@ def start_run(config: pytest.Config) -> RunState:
         predictions=predictions,
         registrars=registering_conftests(config),
         llm=llm,
-        on_worker=is_worker(config),
     )
     config.stash[RUN_STATE] = state
     return state

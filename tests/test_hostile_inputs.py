@@ -619,11 +619,14 @@ def test_error_item_names_escape_control_characters(suite: Suite) -> None:
     assert (docs["fine"]["outcome"], docs["fine"]["score"]) == ("passed", 1.0)
 
 
-@pytest.mark.parametrize("latency", ["NaN", "Infinity", "-Infinity", "1e999", '"12.5"'])
+@pytest.mark.parametrize(
+    "latency", ["NaN", "Infinity", "-Infinity", "1e999", "1" + "0" * 400, "true", '"12.5"']
+)
 def test_a_cache_entry_whose_latency_is_no_number_keeps_its_answer_without_one(
     tmp_path: Path, latency: str
 ) -> None:
-    """An edited cache entry's NaN latency would reach the report, which cannot hold it."""
+    """An edited cache entry's NaN latency, or an integer beyond a float, would reach
+    the report, which cannot hold it."""
     cache = PredictionCache(tmp_path)
     cache.put("m", "c1", "h1", {"total": 1}, 12.5)
     (entry,) = tmp_path.glob("*.json")
@@ -639,3 +642,35 @@ def test_the_report_writer_takes_strings_utf8_cannot_hold(tmp_path: Path) -> Non
     text = path.read_bytes().decode("utf-8")
     assert text == '{"a":"pair \U0001f600","b":["lone \\udfff"]}\n'
     assert json.loads(text) == {"a": "pair \U0001f600", "b": ["lone \udfff"]}
+
+
+def test_a_report_with_surrogates_renders_as_html_and_markdown_to_stdout(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The report writer keeps a lone surrogate (as its JSON escape); the pages show it
+    as `\\udfff` text, which any output stream can carry."""
+    report = minimal_report()
+    report["benchmarks"]["x"]["models"]["m"]["metrics"]["per_field_accuracy"] = {"odd\udfff<": 1}
+    write_report(report, tmp_path / "r.json")
+    for form in ("html", "markdown"):
+        assert main(["report", str(tmp_path / "r.json"), "--format", form]) == 0
+        page = capsys.readouterr().out
+        page.encode("utf-8")  # no surrogate left to fail a UTF-8 stream
+        assert "odd\\udfff&lt;" in page, form  # markdown writes `<` as an entity too
+
+
+def test_ids_that_are_shown_alike_are_two_items_and_two_documents(suite: Suite) -> None:
+    """An escape character and the text that shows it give the same item name; the
+    second is numbered, so neither case's document replaces the other's."""
+    rows = [
+        {"id": "a\x1b", "ground_truth": GT, "extracted_fields": RIGHT},
+        {"id": "a\\x1b", "ground_truth": GT, "extracted_fields": HALF},
+    ]
+    suite.write("c.ground-truth.jsonl", jsonl(rows))
+    assert run(suite).ret == pytest.ExitCode.OK
+    docs = suite.documents()
+    assert {(i, d["score"]) for i, d in docs.items()} == {("a\x1b", 1.0), ("a\\x1b", 0.5)}
+    assert sorted(d["nodeid"].split("::")[1] for d in docs.values()) == [
+        "a\\x1b[field-accuracy-2]",
+        "a\\x1b[field-accuracy]",
+    ]

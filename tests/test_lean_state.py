@@ -309,6 +309,11 @@ def test_only_a_payload_of_ours_is_read_under_our_property_name() -> None:
     into an internal error; the payload published after it is still found."""
     ours = DocumentPayload(status="scored", benchmark="b", model="m", id="c1", case="a",
                            case_hash="h", score=1.0)  # fmt: skip
-    foreign: list[tuple[str, Any]] = [(PAYLOAD_KEY, "tagged by CI"), (PAYLOAD_KEY, {"x": 1})]
+    foreign: list[tuple[str, Any]] = [
+        (PAYLOAD_KEY, "tagged by CI"),
+        (PAYLOAD_KEY, {"status": "green"}),
+        (PAYLOAD_KEY, '{"status": "green"}'),
+        (PAYLOAD_KEY, "[" * 100_000),  # deeper than the JSON reader's recursion
+    ]
     assert find_property(foreign) is None
     assert find_property([*foreign, *ours.properties(as_text=True)]) == ours.to_property()

@@ -206,7 +206,8 @@ def test_surrogates_in_ids_and_messages_give_one_report_serially_and_with_worker
         output = result.stdout.str() + result.stderr.str()
         assert "INTERNALERROR" not in output
         assert "cannot write report" not in output
-        (suite.path / name).read_bytes().decode("utf-8")  # valid UTF-8 throughout
+        text = (suite.path / name).read_bytes().decode("utf-8")  # UTF-8 throughout
+        assert "pair \U0001f600 lone \\udfff" in text  # the same bytes in both modes
         reports.append(suite.report(name))
     serial, workers = reports
     assert without_run(serial) == without_run(workers)

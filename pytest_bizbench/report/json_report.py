@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import re
 import tempfile
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
@@ -12,6 +11,7 @@ from typing import Any
 
 from pytest_bizbench import __version__
 from pytest_bizbench.aggregate import ReportDocument
+from pytest_bizbench.escape import SURROGATE
 from pytest_bizbench.gate import Completeness, ThresholdResult
 from pytest_bizbench.payload import jsonable
 from pytest_bizbench.registry import Registry, fingerprint
@@ -112,15 +112,12 @@ def canonical(report: Mapping[str, Any]) -> Iterator[str]:
     yield "\n"
 
 
-_SURROGATE = re.compile("[\ud800-\udfff]")
-
-
 def _paired(piece: str) -> str:
     """Surrogates side by side in a string a hook made, joined into the character they
     encode, as a JSON reader joins their escapes: a worker's payload crosses xdist as
     JSON, so a serial run writes the same text. A lone one stays, for the file's
     `backslashreplace` to spell as its JSON escape (it is always inside a string)."""
-    if piece.isascii() or not _SURROGATE.search(piece):
+    if piece.isascii() or not SURROGATE.search(piece):
         return piece
     return piece.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "surrogatepass")
 
