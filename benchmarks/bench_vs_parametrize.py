@@ -67,8 +67,9 @@ class Samples:
         return statistics.median(self.rss_mb)
 
 
-def measure(cmd: list[str], cwd: Path, env: dict[str, str]) -> tuple[float, float, int]:
-    """(wall seconds, peak RSS MB, exit code) of one child process.
+def measure(cmd: list[str], cwd: Path, env: dict[str, str]) -> tuple[float, float, int, float]:
+    """(wall seconds, peak RSS MB, exit code, CPU seconds) of one child process; the
+    CPU time (user + system) includes the children it waited for, xdist's workers.
 
     Any non-zero exit is an error (exit 1 is tolerated under --collect-only, for
     measuring commits from before collect-only runs stopped judging the gate).
@@ -84,7 +85,8 @@ def measure(cmd: list[str], cwd: Path, env: dict[str, str]) -> tuple[float, floa
             out.seek(0)
             tail = out.read().decode(errors="replace")[-3000:]
             raise RuntimeError(f"exit {proc.returncode}: {' '.join(cmd)}\n{tail}")
-    return wall, usage.ru_maxrss / 1024, proc.returncode  # Linux reports ru_maxrss in KiB
+    cpu = usage.ru_utime + usage.ru_stime
+    return wall, usage.ru_maxrss / 1024, proc.returncode, cpu  # ru_maxrss is in KiB on Linux
 
 
 def commands(root: Path, xdist: bool, before: bool) -> dict[str, tuple[list[str], Path]]:
@@ -172,7 +174,7 @@ def bench_size(
         results = {key: Samples() for key in cmds}
         for run in range(runs + 1):  # round 0 is the warm-up
             for key, (cmd, cwd) in cmds.items():
-                wall, rss, code = measure(cmd, cwd, envs.get(key, env))
+                wall, rss, code, _ = measure(cmd, cwd, envs.get(key, env))
                 if run:
                     results[key].walls.append(wall)
                     results[key].rss_mb.append(rss)
