@@ -24,6 +24,7 @@ from __future__ import annotations
 import argparse
 import json
 import random
+import statistics
 import string
 import sys
 import time
@@ -81,11 +82,16 @@ KINDS: dict[str, Callable[[int, random.Random], Lists]] = {
 }
 
 
-def timed(config: LadderConfig, lists: Lists) -> tuple[float, dict[str, Any]]:
+def timed(config: LadderConfig, lists: Lists, repeat: int = 1) -> tuple[float, dict[str, Any]]:
+    """The median of `repeat` timings (a sub-second time moves by a fifth between
+    runs, and the growth column divides two of them) and the entry scored."""
     ladder = FieldLadder(config)
-    start = time.perf_counter()
-    entry = ladder.score_field("items", *lists)
-    return time.perf_counter() - start, entry
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        entry = ladder.score_field("items", *lists)
+        times.append(time.perf_counter() - start)
+    return statistics.median(times), entry
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -93,6 +99,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sizes", type=int, nargs="+", default=[500, 1000, 2000, 5000])
     parser.add_argument("--before-max", type=int, default=2000, help="largest n timed before")
     parser.add_argument("--kinds", nargs="+", default=list(KINDS), choices=list(KINDS))
+    parser.add_argument("--repeat", type=int, default=3, help="timings per size (median)")
     parser.add_argument(
         "--without-numpy", action="store_true", help="as if the fast extra were not installed"
     )
@@ -108,7 +115,7 @@ def main(argv: list[str] | None = None) -> int:
         for n in args.sizes:
             lists = KINDS[kind](n, random.Random(n))
             cap = max(n, 2000)
-            after, entry = timed(LadderConfig(max_list_items=cap), lists)
+            after, entry = timed(LadderConfig(max_list_items=cap), lists, args.repeat)
             before_text, ratio = "-", "-"
             if n <= args.before_max:
                 before, reference = timed(LadderConfig(max_list_items=cap, bulk_lists=False), lists)
