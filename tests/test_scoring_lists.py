@@ -20,6 +20,7 @@ from rapidfuzz import process
 import pytest_bizbench.scoring.assign as assign_module
 from pytest_bizbench.scoring import FieldLadder, LadderConfig
 from pytest_bizbench.scoring.assign import (
+    MARGIN,
     NUMPY_CELLS,
     assign,
     kuhn_munkres,
@@ -27,6 +28,7 @@ from pytest_bizbench.scoring.assign import (
     kuhn_munkres_unit,
     numpy_module,
 )
+from pytest_bizbench.scoring.assign import _each_its_best as each_its_best
 
 WORDS = ["acme", "acme corp", "ACME Corp.", "beta llc", "gamma", "gama", "", " ", "Straße"]
 NUMBERS = [1, 2, 2.0, "2", "$2.00", "1,000", "1000", 0.5, "n/a", 1e300, -3, "(3)"]
@@ -233,6 +235,64 @@ def test_assign_skips_search_when_each_item_has_one_match(
     assert assign(rows, 3) == [(0, 2, 1.0), (2, 0, 0.5), (3, 1, 1.0)]
 
 
+def best_first_rows(rng: random.Random, n_rows: int, n_cols: int) -> list[dict[int, float]]:
+    """Rows with many partial scores, most of them with one clear best column (as
+    line items that each match their own counterpart), and now and then a shared
+    best, a tie or a best ahead by no more than the shortcut's margin."""
+    own = rng.sample(range(n_cols), min(n_rows, n_cols))
+    rows: list[dict[int, float]] = []
+    for i in range(n_rows):
+        row = {j: rng.choice([0.25, 1 / 3, 0.5, rng.random() * 0.6]) for j in
+               rng.sample(range(n_cols), rng.randint(0, n_cols))}  # fmt: skip
+        if i < len(own) and rng.random() < 0.9:
+            row[own[i]] = rng.choice([1.0, 2 / 3, 0.9, 0.61])
+        roll = rng.random()
+        if row and roll < 0.05:  # a tie for the best
+            best = max(row, key=row.__getitem__)
+            row[rng.randrange(n_cols)] = row[best]
+        elif row and roll < 0.1:  # ahead by the margin or less
+            best = max(row, key=row.__getitem__)
+            others = [j for j in range(n_cols) if j != best]
+            if others:
+                row[rng.choice(others)] = row[best] - rng.choice([MARGIN, MARGIN / 2, 1e-12])
+        elif roll < 0.15 and own:  # another row's best
+            row[rng.choice(own)] = 1.0
+        rows.append(row)
+    return rows
+
+
+def test_each_row_its_best_is_the_searched_pairing_whenever_it_applies() -> None:
+    """The shortcut's pairing equals the full search's (no shortcut), on matrices
+    where it applies and where a tie, a near tie or a shared best stops it."""
+    rng = random.Random(11)
+    shortcut_taken = 0
+    for _ in range(3000):
+        n_rows, n_cols = rng.randint(1, 7), rng.randint(1, 7)
+        rows = best_first_rows(rng, n_rows, n_cols)
+        live = [i for i, row in enumerate(rows) if row]
+        shortcut_taken += each_its_best(rows, live) is not None
+        assert assign(rows, n_cols) == assign(rows, n_cols, solver=kuhn_munkres), rows
+    assert shortcut_taken > 500  # the generator reaches both sides
+
+
+def test_a_best_ahead_by_no_more_than_the_margin_is_searched(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    clear = [{0: 0.9, 1: 0.5, 2: 1 / 3}, {1: 1.0, 0: 0.5}, {2: 0.61, 0: 0.25}]
+    near = [*clear[:2], {2: 0.61, 0: 0.61 - MARGIN}]
+    assert each_its_best(clear, [0, 1, 2]) == [(0, 0, 0.9), (1, 1, 1.0), (2, 2, 0.61)]
+    assert each_its_best(near, [0, 1, 2]) is None
+    assert each_its_best([{0: 1.0}, {0: 0.9, 1: 0.1}], [0, 1]) is None  # a shared best
+
+    def no_search(*args: Any) -> list[tuple[int, int]]:
+        raise AssertionError("searched")
+
+    monkeypatch.setattr("pytest_bizbench.scoring.assign._solve", no_search)
+    assert assign(clear, 3) == [(0, 0, 0.9), (1, 1, 1.0), (2, 2, 0.61)]
+    with pytest.raises(AssertionError, match="searched"):
+        assign(near, 3)
+
+
 def iso_days(start: int, count: int) -> list[str]:
     first = date(2000, 1, 1)
     return [(first + timedelta(days=start + k)).isoformat() for k in range(count)]
@@ -354,7 +414,8 @@ def test_small_lists_skip_numpy_and_score_as_the_reference(monkeypatch: pytest.M
     bulk, reference = both_paths("items", expected, actual, strictness=0.5)
     assert bulk == reference
     assert calls == []
-    words = [f"{w} {n}" for n, w in enumerate(WORDS * 3)][:9]
+    # "acme corp" and "ACME Corp." share their best match: the search runs
+    words = [f"{w} {n}" for n, w in enumerate(WORDS * 3)][:7] + ["acme corp", "ACME Corp."]
     bulk, reference = both_paths("notes", words, [w.upper() + "!" for w in reversed(words)])
     assert bulk == reference
     assert sorted(set(calls)) == ["cdist", "solver"]  # 9 x 9 = 81 cells >= NUMPY_CELLS

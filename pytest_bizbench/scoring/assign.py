@@ -43,9 +43,9 @@ def assign(
     """(row, column, score) pairs maximising the summed score, sorted; zero pairs dropped.
 
     Rows and columns that score 0 everywhere are left out first: they cannot add
-    credit and would only lengthen the search. When every remaining row and column
-    has exactly one positive score the best pairing is those scores, with no search.
-    A matrix of 0s and 1s (the cheap rungs' scores, free text aside) goes to
+    credit and would only lengthen the search. When every remaining row has one best
+    column and no two rows share it, that pairing is the answer, with no search
+    (`_each_its_best`). A matrix of 0s and 1s (the cheap rungs' scores, free text aside) goes to
     `kuhn_munkres_unit`, anything else to the numpy spelling when numpy is installed;
     `solver` forces one dense solver and no shortcut: the search as before the bulk path.
     """
@@ -54,14 +54,8 @@ def assign(
     live_cols = sorted({j for i in live_rows for j in rows[i]})
     if not live_cols:
         return []
-    if (
-        solver is None
-        and len(live_rows) == len(live_cols)
-        and all(len(rows[i]) == 1 for i in live_rows)
-    ):
-        pairs = [(i, next(iter(rows[i]))) for i in live_rows]
-        if len({j for _, j in pairs}) == len(pairs):
-            return [(i, j, rows[i][j]) for i, j in pairs]
+    if solver is None and (forced := _each_its_best(rows, live_rows)) is not None:
+        return forced
     flip = len(live_rows) > len(live_cols)
     outer, inner = (live_cols, live_rows) if flip else (live_rows, live_cols)
     position = {key: k for k, key in enumerate(inner)}
@@ -76,6 +70,35 @@ def assign(
     found = _solve(sparse, len(inner), solver)
     pairs = [(inner[c], outer[r]) if flip else (outer[r], inner[c]) for r, c in found]
     return sorted((i, j, rows[i][j]) for i, j in pairs if rows[i].get(j, 0.0) > 0.0)
+
+
+# more than the rounding a float search can gather over any list the caps allow
+MARGIN = 1e-9
+
+
+def _each_its_best(rows: list[Row], live: list[int]) -> list[tuple[int, int, float]] | None:
+    """Each row with its best column, when every row's best beats its other scores
+    (a missing one is 0) by more than `MARGIN` and no two rows share one; else None.
+
+    Then that pairing is the only one reaching the highest total: no row can score
+    more than its best, and any other pairing gives some row less by at least its
+    margin. So the search would find it too, however it breaks ties (a list of
+    distinct items, each matching its own counterpart best, is the common case).
+    """
+    taken: set[int] = set()
+    pairs = []
+    for i in live:
+        best_j, best, second = -1, 0.0, 0.0
+        for j, score in rows[i].items():
+            if score > best:
+                best_j, best, second = j, score, best
+            elif score > second:
+                second = score
+        if best - second <= MARGIN or best_j in taken:
+            return None
+        taken.add(best_j)
+        pairs.append((i, best_j, best))
+    return pairs
 
 
 def _solve(sparse: list[Row], cols: int, solver: Solver | None) -> list[tuple[int, int]]:
