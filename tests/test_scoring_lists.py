@@ -415,7 +415,7 @@ def test_small_lists_skip_numpy_and_score_as_the_reference(monkeypatch: pytest.M
     assert bulk == reference
     assert calls == []
     # "acme corp" and "ACME Corp." share their best match: the search runs
-    words = [f"{w} {n}" for n, w in enumerate(WORDS * 3)][:7] + ["acme corp", "ACME Corp."]
+    words = [*(f"{w} {n}" for n, w in enumerate(WORDS[:7])), "acme corp", "ACME Corp."]
     bulk, reference = both_paths("notes", words, [w.upper() + "!" for w in reversed(words)])
     assert bulk == reference
     assert sorted(set(calls)) == ["cdist", "solver"]  # 9 x 9 = 81 cells >= NUMPY_CELLS

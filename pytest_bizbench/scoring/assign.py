@@ -72,7 +72,8 @@ def assign(
     return sorted((i, j, rows[i][j]) for i, j in pairs if rows[i].get(j, 0.0) > 0.0)
 
 
-# more than the rounding a float search can gather over any list the caps allow
+# How far a row's best must lead. Item scores are in (0, 1]; there the search's only
+# rounding when this applies (`1 - score`) cannot make two scores this far apart equal.
 MARGIN = 1e-9
 
 
@@ -84,6 +85,7 @@ def _each_its_best(rows: list[Row], live: list[int]) -> list[tuple[int, int, flo
     more than its best, and any other pairing gives some row less by at least its
     margin. So the search would find it too, however it breaks ties (a list of
     distinct items, each matching its own counterpart best, is the common case).
+    Checked against the search for scores in (0, 1], the ones items get.
     """
     taken: set[int] = set()
     pairs = []
@@ -94,7 +96,7 @@ def _each_its_best(rows: list[Row], live: list[int]) -> list[tuple[int, int, flo
                 best_j, best, second = j, score, best
             elif score > second:
                 second = score
-        if best - second <= MARGIN or best_j in taken:
+        if not (best - second > MARGIN) or best_j in taken:  # `not >`: a NaN gap refuses
             return None
         taken.add(best_j)
         pairs.append((i, best_j, best))
