@@ -28,7 +28,7 @@ from pytest_bizbench.scoring.assign import (
     kuhn_munkres_unit,
     numpy_module,
 )
-from pytest_bizbench.scoring.assign import _each_its_best as each_its_best
+from pytest_bizbench.scoring.assign import _only_optimum as only_optimum
 
 WORDS = ["acme", "acme corp", "ACME Corp.", "beta llc", "gamma", "gama", "", " ", "Straße"]
 NUMBERS = [1, 2, 2.0, "2", "$2.00", "1,000", "1000", 0.5, "n/a", 1e300, -3, "(3)"]
@@ -270,27 +270,39 @@ def test_each_row_its_best_is_the_searched_pairing_whenever_it_applies() -> None
         n_rows, n_cols = rng.randint(1, 7), rng.randint(1, 7)
         rows = best_first_rows(rng, n_rows, n_cols)
         live = [i for i, row in enumerate(rows) if row]
-        shortcut_taken += each_its_best(rows, live) is not None
+        shortcut_taken += only_optimum(rows, live) is not None
         assert assign(rows, n_cols) == assign(rows, n_cols, solver=kuhn_munkres), rows
     assert shortcut_taken > 500  # the generator reaches both sides
 
 
-def test_a_best_ahead_by_no_more_than_the_margin_is_searched(
+def test_the_only_optimum_is_taken_without_a_search_and_anything_else_is_searched(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
+    """Worked by hand. `clear`: each row's best is its own. `tied`: row 2 scores
+    columns 2 and 0 alike, but column 0 is row 0's only best, which leads by 0.4:
+    row 2 taking it costs row 0 more than row 2 gains, so the pairing is still the
+    only optimum. `open_tie`: row 2's other best, column 3, is nobody's, so two
+    pairings reach the same total and the search's tie rule decides."""
     clear = [{0: 0.9, 1: 0.5, 2: 1 / 3}, {1: 1.0, 0: 0.5}, {2: 0.61, 0: 0.25}]
-    near = [*clear[:2], {2: 0.61, 0: 0.61 - MARGIN}]
-    assert each_its_best(clear, [0, 1, 2]) == [(0, 0, 0.9), (1, 1, 1.0), (2, 2, 0.61)]
-    assert each_its_best(near, [0, 1, 2]) is None
-    assert each_its_best([{0: 1.0}, {0: 0.9, 1: 0.1}], [0, 1]) is None  # a shared best
+    tied = [*clear[:2], {2: 0.61, 0: 0.61 - MARGIN / 2}]
+    open_tie = [*clear[:2], {2: 0.61, 3: 0.61}]
+    pairs = [(0, 0, 0.9), (1, 1, 1.0), (2, 2, 0.61)]
+    assert only_optimum(clear, [0, 1, 2]) == pairs
+    assert only_optimum(tied, [0, 1, 2]) == pairs
+    assert only_optimum(open_tie, [0, 1, 2]) is None
+    assert only_optimum([{0: 1.0}, {0: 0.9, 1: 0.1}], [0, 1]) is None  # one only best twice
+    # row 0 ties into column 0, row 1's only best, which leads row 1's next score by
+    # no more than twice the margin: no price proves the tie away closely enough
+    assert only_optimum([{0: 0.5, 1: 0.5}, {0: 0.7, 2: 0.7 - 1.5 * MARGIN}], [0, 1]) is None
+    assert only_optimum([{0: 0.5, 1: 0.5}, {0: 0.7, 2: 0.6}], [0, 1]) == [(0, 1, 0.5), (1, 0, 0.7)]
 
     def no_search(*args: Any) -> list[tuple[int, int]]:
         raise AssertionError("searched")
 
     monkeypatch.setattr("pytest_bizbench.scoring.assign._solve", no_search)
-    assert assign(clear, 3) == [(0, 0, 0.9), (1, 1, 1.0), (2, 2, 0.61)]
+    assert assign(clear, 3) == assign(tied, 3) == pairs
     with pytest.raises(AssertionError, match="searched"):
-        assign(near, 3)
+        assign(open_tie, 4)
 
 
 def iso_days(start: int, count: int) -> list[str]:

@@ -43,18 +43,19 @@ def assign(
     """(row, column, score) pairs maximising the summed score, sorted; zero pairs dropped.
 
     Rows and columns that score 0 everywhere are left out first: they cannot add
-    credit and would only lengthen the search. When every remaining row has one best
-    column and no two rows share it, that pairing is the answer, with no search
-    (`_each_its_best`). A matrix of 0s and 1s (the cheap rungs' scores, free text aside) goes to
-    `kuhn_munkres_unit`, anything else to the numpy spelling when numpy is installed;
-    `solver` forces one dense solver and no shortcut: the search as before the bulk path.
+    credit and would only lengthen the search. When one pairing alone reaches the
+    highest total (`_only_optimum`: every row's best column, ties resolved where
+    only one way is open) it is the answer, with no search. A matrix of 0s and 1s
+    (the cheap rungs' scores, free text aside) goes to `kuhn_munkres_unit`, anything
+    else to the numpy spelling when numpy is installed; `solver` forces one dense
+    solver and no shortcut: the search as before the bulk path.
     """
     del n_cols  # the columns that matter are the ones some row scores
     live_rows = [i for i, row in enumerate(rows) if row]
     live_cols = sorted({j for i in live_rows for j in rows[i]})
     if not live_cols:
         return []
-    if solver is None and (forced := _each_its_best(rows, live_rows)) is not None:
+    if solver is None and (forced := _only_optimum(rows, live_rows)) is not None:
         return forced
     flip = len(live_rows) > len(live_cols)
     outer, inner = (live_cols, live_rows) if flip else (live_rows, live_cols)
@@ -72,34 +73,64 @@ def assign(
     return sorted((i, j, rows[i][j]) for i, j in pairs if rows[i].get(j, 0.0) > 0.0)
 
 
-# How far a row's best must lead. Item scores are in (0, 1]; there the search's only
-# rounding when this applies (`1 - score`) cannot make two scores this far apart equal.
+# How far the pairing must beat any other. Item scores are in (0, 1]; there the
+# search's rounding cannot make totals this far apart equal.
 MARGIN = 1e-9
 
 
-def _each_its_best(rows: list[Row], live: list[int]) -> list[tuple[int, int, float]] | None:
-    """Each row with its best column, when every row's best beats its other scores
-    (a missing one is 0) by more than `MARGIN` and no two rows share one; else None.
+def _only_optimum(rows: list[Row], live: list[int]) -> list[tuple[int, int, float]] | None:
+    """The pairing, when one pairing alone reaches the highest total; else None.
 
-    Then that pairing is the only one reaching the highest total: no row can score
-    more than its best, and any other pairing gives some row less by at least its
-    margin. So the search would find it too, however it breaks ties (a list of
-    distinct items, each matching its own counterpart best, is the common case).
+    Each row takes a best column; a row whose best is tied takes the one that no
+    other row holds as its only best. The pairing is then proved the only optimum
+    by prices, the assignment problem's dual: a row's price u and a column's raise
+    v >= 0 with u + v equal to the score on each pair and above every other score
+    of the row (a missing one is 0) by more than `MARGIN`. Any other pairing uses
+    some other (row, column), so its total is lower by more than `MARGIN`, and the
+    search, whatever its tie rule, returns this one. A column gets a raise, half its
+    row's lead, where another row ties into it; rows without ties need none (a list
+    of distinct items, each matching its own counterpart best, is the common case).
     Checked against the search for scores in (0, 1], the ones items get.
     """
-    taken: set[int] = set()
+    tops = {}  # each row's best columns, ties within the margin
+    needed: dict[int, int] = {}  # a column -> the row whose only best it is
+    for i in live:
+        top = max(rows[i].values())
+        tops[i] = [j for j, score in rows[i].items() if score >= top - MARGIN]
+        if len(tops[i]) == 1:
+            if tops[i][0] in needed:
+                return None
+            needed[tops[i][0]] = i
+    pick: dict[int, int] = {}  # row -> column
+    for i in live:
+        free = [j for j in tops[i] if needed.get(j, i) == i]
+        if len(free) != 1:
+            return None
+        pick[i] = free[0]
+    owner = {j: i for i, j in pick.items()}
+    if len(owner) != len(pick):  # two tied rows took one column
+        return None
+    raises: dict[int, float] = {}
+    for i in live:
+        for j in tops[i]:
+            k = owner.get(j)
+            if j != pick[i] and k is None:  # a tie to a column nobody takes
+                return None
+            if j != pick[i] and k is not None:
+                lead = rows[k][j] - max((s for c, s in rows[k].items() if c != j), default=0.0)
+                if not (lead > 2 * MARGIN):
+                    return None
+                raises[j] = lead / 2
     pairs = []
     for i in live:
-        best_j, best, second = -1, 0.0, 0.0
-        for j, score in rows[i].items():
-            if score > best:
-                best_j, best, second = j, score, best
-            elif score > second:
-                second = score
-        if not (best - second > MARGIN) or best_j in taken:  # `not >`: a NaN gap refuses
+        j = pick[i]
+        price = rows[i][j] - raises.get(j, 0.0)
+        if not (price > MARGIN):  # every column the row does not score (0) stays below
             return None
-        taken.add(best_j)
-        pairs.append((i, best_j, best))
+        for c, score in rows[i].items():
+            if c != j and not (price + raises.get(c, 0.0) - score > MARGIN):  # NaN refuses
+                return None
+        pairs.append((i, j, rows[i][j]))
     return pairs
 
 
