@@ -261,7 +261,7 @@ def best_first_rows(rng: random.Random, n_rows: int, n_cols: int) -> list[dict[i
     return rows
 
 
-def test_each_row_its_best_is_the_searched_pairing_whenever_it_applies() -> None:
+def test_the_pairing_without_a_search_is_the_searched_one_whenever_it_applies() -> None:
     """The shortcut's pairing equals the full search's (no shortcut), on matrices
     where it applies and where a tie, a near tie or a shared best stops it."""
     rng = random.Random(11)
