@@ -110,17 +110,18 @@ def _only_optimum(rows: list[Row], live: list[int]) -> list[tuple[int, int, floa
     owner = {j: i for i, j in pick.items()}
     if len(owner) != len(pick):  # two tied rows took one column
         return None
-    raises: dict[int, float] = {}
+    raises: dict[int, float] = {}  # a column another row ties into -> half its row's lead
     for i in live:
         for j in tops[i]:
+            if j == pick[i] or j in raises:
+                continue
             k = owner.get(j)
-            if j != pick[i] and k is None:  # a tie to a column nobody takes
+            if k is None:  # a tie to a column nobody takes
                 return None
-            if j != pick[i] and k is not None:
-                lead = rows[k][j] - max((s for c, s in rows[k].items() if c != j), default=0.0)
-                if not (lead > 2 * MARGIN):
-                    return None
-                raises[j] = lead / 2
+            lead = rows[k][j] - max((s for c, s in rows[k].items() if c != j), default=0.0)
+            if not (lead > 2 * MARGIN):
+                return None
+            raises[j] = lead / 2
     pairs = []
     for i in live:
         j = pick[i]
