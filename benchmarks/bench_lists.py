@@ -10,7 +10,10 @@ Three list kinds, generated deterministically:
   upper-cased with a trailing mark (a fuzzy match), a tenth replaced by other names;
 - `numbers`: quantities 1..n/4 (about four copies of each: ties everywhere), a
   quarter of them off by one;
-- `objects`: line items `{sku, qty, unit_price}`, shuffled, some prices changed.
+- `objects`: line items `{sku, qty, unit_price}`, shuffled, some prices changed;
+- `amounts`: money amounts 1.00..10,000.00, shuffled, a fifth of them moved by up to
+  5% (half of those stay within the 1% tolerance): distinct values whose tolerance
+  windows overlap, so ties chain across the whole list as with `numbers`.
 
 "before" is `LadderConfig(bulk_lists=False)`: each pair scored by its own ladder
 call, then the pure-Python Kuhn-Munkres over the dense matrix (the code as it was).
@@ -75,10 +78,18 @@ def objects(n: int, rng: random.Random) -> Lists:
     return expected, actual
 
 
+def amounts(n: int, rng: random.Random) -> Lists:
+    expected = [round(rng.uniform(1, 10_000), 2) for _ in range(n)]
+    actual = [round(x * rng.uniform(0.95, 1.05), 2) if rng.random() < 0.2 else x for x in expected]
+    rng.shuffle(actual)
+    return expected, actual
+
+
 KINDS: dict[str, Callable[[int, random.Random], Lists]] = {
     "strings": strings,
     "numbers": numbers,
     "objects": objects,
+    "amounts": amounts,
 }
 
 
