@@ -49,6 +49,7 @@ def markdown_text(value: object) -> str:
 
 
 def html_text(value: object) -> str:
-    """Text for HTML element content or a quoted attribute; a surrogate, which no
-    UTF-8 page can hold, shown as `\\uXXXX`."""
-    return _html.escape(SURROGATE.sub(_visible, str(value)), quote=True)
+    """Text for HTML element content or a quoted attribute: markup as entities, and
+    controls, direction overrides and surrogates (which no UTF-8 page can hold) shown
+    as `\\xNN` or `\\uXXXX`, as in the terminal."""
+    return _html.escape(terminal_text(value), quote=True)

@@ -20,6 +20,8 @@ _OPS: dict[str, Callable[[float, float], bool]] = {
     "<": operator.lt,
 }
 _THRESHOLD = re.compile(r"^\s*(?P<target>[^<>=]+?)\s*(?P<op>>=|<=|>|<)\s*(?P<value>[^<>=\s]+)\s*$")
+# a number as written in a config file: ASCII digits, no `_` (which `float` takes)
+_NUMBER = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?", re.ASCII)
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,10 +73,9 @@ def parse_threshold(text: str) -> Threshold:
     parts = [p.strip() for p in match["target"].split(":")]
     if len(parts) not in (2, 3) or not all(parts):
         raise ValueError(f"bad threshold {text!r}: {syntax}")
-    try:
-        value = float(match["value"])
-    except ValueError:
-        raise ValueError(f"bad threshold {text!r}: {match['value']!r} is not a number") from None
+    if not _NUMBER.fullmatch(match["value"]):
+        raise ValueError(f"bad threshold {text!r}: {match['value']!r} is not a number")
+    value = float(match["value"])
     if not math.isfinite(value):
         raise ValueError(f"bad threshold {text!r}: the value must be finite")
     benchmark, model, metric = (parts[0], None, parts[1]) if len(parts) == 2 else parts

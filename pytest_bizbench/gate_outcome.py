@@ -15,6 +15,8 @@ from dataclasses import dataclass
 import pytest
 from _pytest._io import TerminalWriter
 
+from pytest_bizbench.escape import terminal_text
+
 GATE_NODEID = "bizbench::gate"
 _LOCATION = ("bizbench", None, "gate")
 
@@ -38,11 +40,11 @@ class GateFailure:
 
     @property
     def reprcrash(self) -> _Crash:
-        return _Crash(self.reasons[0])
+        return _Crash(terminal_text(self.reasons[0]))
 
     def toterminal(self, out: TerminalWriter) -> None:
-        for reason in self.reasons:
-            out.line(reason)
+        for reason in self.reasons:  # a baseline's names and versions are untrusted
+            out.line(terminal_text(reason))
 
     def __str__(self) -> str:
         return "\n".join(self.reasons)

@@ -181,7 +181,7 @@ class MergeCommand:
         self.shards = shards
         self.output = output
         self.lines: list[str] = []
-        self.code = 0
+        self.code: int | None = None  # None until the merge ran: pytest's status stands
 
     def pytest_configure(self, config: pytest.Config) -> None:
         config.stash[MERGING] = True
@@ -197,7 +197,8 @@ class MergeCommand:
 
     @pytest.hookimpl(trylast=True)
     def pytest_sessionfinish(self, session: pytest.Session) -> None:
-        session.exitstatus = self.code
+        if self.code is not None:  # an internal error keeps its own status
+            session.exitstatus = self.code
 
     def run(self, config: pytest.Config) -> int:
         state = run_state(config)

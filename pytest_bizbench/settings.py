@@ -413,7 +413,12 @@ def _predictions(
 
 
 def _thresholds(config: pytest.Config) -> tuple[Threshold, ...]:
-    lines = [*config.getini("bizbench_thresholds"), *config.getoption("bizbench_threshold")]
+    given = config.getoption("bizbench_threshold")
+    if any(not value.strip() for value in given):  # e.g. a CI variable that was not set
+        raise pytest.UsageError(
+            "--bizbench-threshold is empty: expected BENCH[:MODEL]:METRIC OP VALUE"
+        )
+    lines = [*config.getini("bizbench_thresholds"), *given]
     if not any(line.strip() for line in lines):
         return ()
     from pytest_bizbench.gate import parse_threshold

@@ -25,6 +25,9 @@ from pytest_bizbench.gate import (
         ("b:rule_high-value.accuracy < 1", ("b", None, "rule_high-value.accuracy", "<", 1.0)),
         ("  b : m : x  >  0.5 ", ("b", "m", "x", ">", 0.5)),
         ("b:x<=1e-2", ("b", None, "x", "<=", 0.01)),
+        ("b:x>=.5", ("b", None, "x", ">=", 0.5)),
+        ("b:x>-2.", ("b", None, "x", ">", -2.0)),
+        ("b:x<+1E1", ("b", None, "x", "<", 10.0)),
     ],
 )
 def test_parse_threshold(text: str, expected: tuple[object, ...]) -> None:
@@ -39,7 +42,13 @@ def test_parse_threshold(text: str, expected: tuple[object, ...]) -> None:
         ("a:b:c:d>=1", "expected BENCH[:MODEL]:METRIC OP VALUE"),
         ("a:b=1", "expected BENCH[:MODEL]:METRIC OP VALUE"),
         ("a:b>=high", "'high' is not a number"),
-        ("a:b>=nan", "must be finite"),
+        ("a:b>=nan", "'nan' is not a number"),
+        ("a:b>=inf", "'inf' is not a number"),
+        ("a:b>=1e999", "must be finite"),
+        # what `float` takes but a config file should not: `0_5` read as 5.0, other digits
+        ("a:b>=0_5", "'0_5' is not a number"),
+        ("a:b>=\u0660.\u0669", "is not a number"),
+        ("a:b>=0x1", "'0x1' is not a number"),
         ("a::b>=1", "expected BENCH[:MODEL]:METRIC OP VALUE"),
     ],
 )

@@ -285,6 +285,12 @@ def test_threshold_from_ini_and_bad_syntax_is_usage_error(suite: Suite) -> None:
     result.stderr.fnmatch_lines(
         ["*bad threshold 'accuracy>=0.9'*BENCH[[]:MODEL[]]:METRIC OP VALUE*"]
     )
+    # an empty value (a CI variable that was not set) must not turn the gate off
+    result = suite.pytester.runpytest("--bizbench-threshold= ")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(
+        ["*--bizbench-threshold is empty: expected BENCH[[]:MODEL[]]:METRIC OP VALUE"]
+    )
 
 
 def test_report_shape_terminal_and_step_summary(

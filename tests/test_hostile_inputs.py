@@ -443,6 +443,9 @@ def test_markdown_and_terminal_output_escape_ids_and_model_names(suite: Suite) -
     assert "\x1b" not in junit
 
 
+DELETE = object()  # a `minimal_report` change that removes the key
+
+
 def minimal_report(**changes: Any) -> dict[str, Any]:
     report: dict[str, Any] = {
         "schema_version": 1,
@@ -479,7 +482,10 @@ def minimal_report(**changes: Any) -> dict[str, Any]:
         target = report
         for key in parents:
             target = target[int(key)] if isinstance(target, list) else target[key]
-        target[last] = value
+        if value is DELETE:
+            del target[last]
+        else:
+            target[last] = value
     return report
 
 
@@ -538,6 +544,19 @@ def test_html_and_markdown_from_a_crafted_report_escape_every_value(tmp_path: Pa
             "benchmarks.x.comparison.m.paired.ci95 must hold 2 items",
         ),
         ({"benchmarks__x__version": 2}, "benchmarks.x.version must be a string"),
+        # a merge read this key without asking, and its KeyError ended in exit 0
+        (
+            {"benchmarks__x__models__m__documents__0__score": DELETE},
+            "benchmarks.x.models.m.documents[0].score is missing",
+        ),
+        (
+            {"benchmarks__x__paired": {"a-vs-b": "oops"}},
+            "benchmarks.x.paired.a-vs-b must be an object",
+        ),
+        (
+            {"benchmarks__x__paired": {"p": {"cases": {"ci95": "[0, 1]"}}}},
+            "benchmarks.x.paired.p.cases.ci95 must be a list",
+        ),
     ],
 )
 def test_a_report_of_the_wrong_shape_is_one_line_and_exit_2(
@@ -560,6 +579,96 @@ def test_a_report_of_the_wrong_shape_is_one_line_and_exit_2(
         out, err = capsys.readouterr()
         assert err == f"bizbench {command}: {bad}: not a bizbench report: {problem}\n"
         assert out == ""
+
+
+@pytest.mark.parametrize(
+    ("name", "pair"),
+    [
+        ("agent-fs", {"tasks": {"t1": {"n": 1}}}),  # a task's deltas missing
+        ("agent-fs", {"runs": {"turns": {"n": "1", "a": "x"}}}),  # not numbers
+        ("review-assessment", {"requirements": {"r1": "yes"}}),  # a row not an object
+    ],
+)
+def test_a_model_pair_its_own_benchmark_cannot_read_is_one_line_and_exit_2(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], name: str, pair: dict[str, Any]
+) -> None:
+    """A built-in's pair tables read keys the report's shape leaves to the benchmark."""
+    report = minimal_report()
+    report["benchmarks"][name] = report["benchmarks"].pop("x") | {"paired": {"a-vs-b": pair}}
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(report), encoding="utf-8")
+    for argv in (["report", str(bad)], ["report", str(bad), "--format", "html"]):
+        capsys.readouterr()
+        assert main(argv) == 2
+        out, err = capsys.readouterr()
+        assert out == ""
+        assert err.startswith(
+            f"bizbench report: {bad}: not a bizbench report: "
+            f"benchmarks.{name}.paired.a-vs-b is not what the benchmark writes ("
+        )
+
+
+@pytest.mark.parametrize("name", ["bad\x00name", "x\ud800", "x\x1b[31m"])
+def test_benchmark_names_a_python_name_cannot_hold_are_shown_escaped(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], name: str
+) -> None:
+    """A report's benchmark name became a class name, which refuses NUL and surrogates."""
+    report = minimal_report()
+    report["benchmarks"][name] = report["benchmarks"].pop("x")
+    path = tmp_path / "r.json"
+    write_report(report, path)
+    shown = name.encode("unicode_escape").decode("ascii").replace("\\u", "\\u")
+    for form in ("markdown", "html"):
+        capsys.readouterr()
+        assert main(["report", str(path), "--format", form]) == 0
+        out, err = capsys.readouterr()
+        assert err == ""
+        assert shown in out, form
+        assert name not in out, form
+    capsys.readouterr()
+    assert main(["compare", str(path), str(path)]) == 0
+    assert capsys.readouterr().err == ""
+
+
+def test_a_merge_that_fails_inside_never_exits_0(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """pytest's INTERNALERROR status stands: the merge no longer overwrote it with 0."""
+    shard = tmp_path / "a.json"
+    shard.write_text(json.dumps(minimal_report()), encoding="utf-8")
+
+    def broken(*args: object) -> object:
+        raise RuntimeError("a bug inside the merge")
+
+    monkeypatch.setattr("pytest_bizbench.merge.merge", broken)
+    monkeypatch.chdir(tmp_path)
+    assert main(["merge", str(shard), "-o", str(tmp_path / "m.json")]) == 2
+    assert not (tmp_path / "m.json").exists()
+
+
+def test_the_failed_gate_shows_a_baselines_text_escaped() -> None:
+    """A baseline's versions and names reach the gate's reasons: its failure section
+    and the short summary line show them as the bizbench section does."""
+    from io import StringIO
+
+    from _pytest._io import TerminalWriter
+
+    from pytest_bizbench.gate_outcome import GateFailure
+
+    failure = GateFailure(("version 1.0\x1b[2K\r\x1b[32mALL GOOD\x1b[0m\nforged", "b/m\u202e"))
+    out = StringIO()
+    failure.toterminal(TerminalWriter(out))
+    text = out.getvalue()
+    assert text == ("version 1.0\\x1b[2K\\x0d\\x1b[32mALL GOOD\\x1b[0m\\x0aforged\nb/m\\u202e\n")
+    assert failure.reprcrash.message == (
+        "version 1.0\\x1b[2K\\x0d\\x1b[32mALL GOOD\\x1b[0m\\x0aforged"
+    )
+
+
+def test_html_shows_controls_and_direction_overrides_as_escapes() -> None:
+    from pytest_bizbench.escape import html_text
+
+    assert html_text("m\x1b[31m\u202eevil\x00<b>\n") == ("m\\x1b[31m\\u202eevil\\x00&lt;b&gt;\\x0a")
 
 
 def test_a_step_summary_that_is_a_fifo_is_one_line_not_a_hang(suite: Suite) -> None:

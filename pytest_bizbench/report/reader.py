@@ -17,7 +17,7 @@ from pytest_bizbench.cases.jsonio import InputError, parse_json
 from pytest_bizbench.gate import Completeness
 from pytest_bizbench.registry import Registry
 from pytest_bizbench.report.json_report import SCHEMA_VERSION
-from pytest_bizbench.report.shape import report_problem
+from pytest_bizbench.report.shape import key_path, report_problem
 from pytest_bizbench.safeio import UnsafeInputError, read_regular
 from pytest_bizbench.sdk import BenchmarkPlugin
 
@@ -36,7 +36,24 @@ def _problem(report: object) -> str | None:
         return "the top level is not a JSON object"
     if report.get("schema_version") != SCHEMA_VERSION:
         return f"schema_version is {report.get('schema_version')!r}, expected {SCHEMA_VERSION}"
-    return report_problem(report)
+    return report_problem(report) or _pairs_problem(report)
+
+
+def _pairs_problem(report: Mapping[str, Any]) -> str | None:
+    """A model pair's entry its benchmark's own tables cannot read. The shape declares
+    the keys every pair has; a built-in's `paired_tables` reads more of its own."""
+    for name, entry in report["benchmarks"].items():
+        pairs = entry.get("paired") or {}
+        if not pairs:
+            continue
+        benchmark = recorded_benchmark(name, entry)
+        for label, pair in pairs.items():
+            try:
+                benchmark.paired_tables(pair)
+            except (AttributeError, IndexError, KeyError, TypeError, ValueError) as exc:
+                where = key_path("benchmarks", name, "paired", label)
+                return f"{where} is not what the benchmark writes ({type(exc).__name__})"
+    return None
 
 
 def read_report(path: Path, max_bytes: int = REPORT_MAX_BYTES) -> dict[str, Any]:
@@ -81,7 +98,8 @@ def recorded_benchmark(name: str, entry: Mapping[str, Any]) -> BenchmarkPlugin:
     spec = next((spec for spec in BUILTINS if spec.name == name), None)
     if spec is not None:  # its tables read only the report's `paired`; loaded when shown
         attributes["paired_tables"] = lambda self, paired: spec.load().paired_tables(self, paired)
-    cls = type(f"Recorded[{name}]", (BenchmarkPlugin,), attributes)
+    # one class name for all: a report's benchmark name may hold what a name cannot
+    cls = type("RecordedBenchmark", (BenchmarkPlugin,), attributes)
     benchmark: BenchmarkPlugin = cls()
     return benchmark
 

@@ -94,6 +94,14 @@ Spec = Leaf | Obj | Map | Seq
 _PLAIN = re.compile(r"[A-Za-z0-9_-]{1,64}")
 
 
+def key_path(*keys: str) -> str:
+    """`benchmarks.x.paired["odd key"]`: where a value sits, shown as the problems are."""
+    at = ""
+    for key in keys:
+        at = _join(at, key)
+    return at
+
+
 def _join(at: str, key: str) -> str:
     """`a.b` for a plain key, `a["odd key"]` otherwise (shown escaped, cut)."""
     part = f".{key}" if _PLAIN.fullmatch(key) else f"[{_quoted(key)}]"
@@ -134,7 +142,7 @@ DOCUMENT = Obj(
         "message": OPT_STR,
         "line": Leaf("an integer or null", (int,), nullable=True),
     },
-    frozenset({"id", "case", "nodeid", "outcome"}),
+    frozenset({"id", "case", "nodeid", "outcome", "score"}),
 )
 PAIRED = Obj(
     {
@@ -177,6 +185,15 @@ COMPARISON = Obj(
     },
     frozenset({"verdict"}),
 )
+# one model pair's `compare_models()` result: what the models-compared table reads;
+# a benchmark's own keys are checked by its `paired_tables` (report/reader.py)
+MODEL_PAIR = Obj(
+    {
+        "delta": ANY,
+        "verdict": ANY,
+        "cases": Obj({"n": ANY, "ci95": Seq(NUM, 2, nullable=True)}, nullable=True),
+    }
+)
 MODEL = Obj(
     {
         "metrics": Obj({"per_field_accuracy": Map(OPT_NUM)}),
@@ -202,7 +219,7 @@ BENCHMARK = Obj(
         "config": ANY_OBJ,
         "models": Map(MODEL),
         "comparison": Map(COMPARISON),
-        "paired": ANY_OBJ,
+        "paired": Map(MODEL_PAIR),
         "runs": ANY_OBJ,
     },
     frozenset({"version", "fingerprint", "models"}),
