@@ -266,3 +266,12 @@ def test_run_workspaces(tmp_path: Path) -> None:
     # a workspace that merely contains a run-1/ folder among other files is one workspace
     (single / "run-1").mkdir()
     assert run_workspaces(single) == [RunWorkspace(None, single)]
+
+
+def test_a_path_the_file_system_refuses_fails_that_assertion_alone(workspace: Path) -> None:
+    """A name over 255 bytes makes `exists()` raise ENAMETOOLONG; grading never raises."""
+    for kind in ("file_exists", "file_not_exists"):
+        failed(
+            check(workspace, kind=kind, path="x" * 300), "cannot check the path: File name too long"
+        )
+    passed(check(workspace, kind="file_exists", path="README.md"))

@@ -280,3 +280,23 @@ def test_numeric_gold() -> None:
 def test_a_no_that_opens_a_refusal_answers_no_yes_no_question() -> None:
     assert not grade("numeric", "No", "No, I can't say whether it did.").correct
     assert grade("numeric", "No", "No, the company did not pay one.").correct
+
+
+def test_the_words_before_a_number_are_read_near_it_and_only_whole() -> None:
+    """The cues before a number are looked for within `BEFORE_CHARS` of it (a long
+    answer of many numbers stays linear), and a word cut by that window's start is
+    still read whole: "aaanote 12" is no reference to note 12."""
+    from pytest_bizbench.scoring.references import BEFORE_CHARS
+
+    assert BEFORE_CHARS == 256
+    # the window starts at the "n" of "note": `\b` still sees the "a" before it
+    assert [q.number for q in quantities("aaanote" + " " * 252 + "12")] == [12.0]
+    assert [q.number for q in quantities("   note" + " " * 252 + "12")] == []
+    deep = "x " * 400 + "see note 12, revenue fell to 5"
+    assert [(q.number, q.either_sign) for q in quantities(deep)] == [(5.0, True)]
+    # a cue farther away than the window is not read
+    far = "revenue decreased by" + " " * 300 + "7"
+    assert [(q.number, q.either_sign) for q in quantities(far)] == [(7.0, False)]
+    assert [(q.number, q.either_sign) for q in quantities("revenue decreased by 7")] == [
+        (7.0, True)
+    ]

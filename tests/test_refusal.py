@@ -677,3 +677,19 @@ def test_a_long_answer_is_read_by_head_and_tail() -> None:
     assert detect("Revenue grew. " + middle + " I cannot answer that. " + middle).outcome == (
         ANSWERED
     )
+
+
+@pytest.mark.parametrize("answer", ["(", ")", "[", "()", "(("])
+@pytest.mark.parametrize(
+    ("question", "gold", "slug"),
+    [
+        ("What was FY2023 revenue (in USD millions)?", "$1,577.00", "generic-substitute"),
+        ("Did the company pay a dividend in 2022?", "Yes", "vague-estimate"),
+    ],
+)
+def test_an_answer_of_punctuation_alone_is_refused_without_a_cue(
+    answer: str, question: str, gold: str, slug: str
+) -> None:
+    """It has no clause to quote; the detector read the first one and raised IndexError."""
+    decision = detect(answer, question, gold)
+    assert (decision.outcome, decision.refusal_class, decision.cue) == (REFUSED, slug, None)

@@ -57,6 +57,7 @@ def test_numbers_follow_the_yaml_1_2_core_schema() -> None:
 def test_explicit_json_tags_and_aliases_are_fine() -> None:
     data = load_yaml("a: !!str 12\nb: !!int '7'\nc: !!bool yes\nd: &x [1, {k: v}]\ne: *x\n")
     assert data == {"a": "12", "b": 7, "c": True, "d": [1, {"k": "v"}], "e": [1, {"k": "v"}]}
+    assert load_yaml("[!!bool Off, !!bool TRUE, !!bool no]") == [False, True, False]
 
 
 @pytest.mark.parametrize(
@@ -76,6 +77,9 @@ def test_explicit_json_tags_and_aliases_are_fine() -> None:
         ("a: !!float 1e999\n", 1, "number 1e999 is out of range"),
         ("a: " + "9" * 400 + "\n", 1, "is too large for a float"),
         ("a: !!int 12x\n", 1, "'12x' is not an integer"),
+        # PyYAML's own constructor raised KeyError here, past every YAML error handler
+        ("a: 1\nflag: !!bool maybe\n", 2, "'maybe' is not true or false"),
+        ("a: !!bool ''\n", 1, "'' is not true or false"),
         ("1.1: x\n", 1, "mapping key 1.1 must be a string (quote it)"),
         ("true: x\n", 1, "mapping key true must be a string (quote it)"),
         ("? [a, b]\n: x\n", 1, "mapping key of a sequence must be a string"),

@@ -99,6 +99,14 @@ class _JsonConstructor(SafeConstructor):
             ) from None
         return value
 
+    def construct_json_bool(self, node: yaml.ScalarNode) -> bool:
+        """PyYAML's, which raises KeyError for an explicit `!!bool` on another word."""
+        text = str(self.construct_scalar(node))
+        value: bool | None = self.bool_values.get(text.lower())
+        if value is None:
+            raise _DataError(f"{text!r} is not true or false", node)
+        return value
+
     def construct_json_float(self, node: yaml.ScalarNode) -> float:
         text = str(self.construct_scalar(node))
         if _NOT_FINITE.match(text):
@@ -145,7 +153,7 @@ class _JsonConstructor(SafeConstructor):
 _JsonConstructor.yaml_constructors = {
     _YAML_TAG + "str": SafeConstructor.construct_yaml_str,
     _YAML_TAG + "null": SafeConstructor.construct_yaml_null,
-    _YAML_TAG + "bool": SafeConstructor.construct_yaml_bool,
+    _YAML_TAG + "bool": _JsonConstructor.construct_json_bool,
     _YAML_TAG + "int": _JsonConstructor.construct_json_int,
     _YAML_TAG + "float": _JsonConstructor.construct_json_float,
     _YAML_TAG + "seq": SafeConstructor.construct_yaml_seq,

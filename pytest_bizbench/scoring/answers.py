@@ -62,7 +62,7 @@ from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 
 from pytest_bizbench.scoring.numbers import numbers_match
-from pytest_bizbench.scoring.references import MONTH_BEFORE, REFERENCE_WORDS
+from pytest_bizbench.scoring.references import MONTH_BEFORE, REFERENCE_WORDS, ends_at
 
 SCORERS = ("exact", "contains", "numeric")
 REL_TOL = 0.01
@@ -100,7 +100,7 @@ _QUANTITY = re.compile(
     re.IGNORECASE | re.VERBOSE,
 )
 _REFERENCE_BEFORE = re.compile(rf"(?:\b(?:{REFERENCE_WORDS})\.?\s*|#|[a-z]-)$", re.IGNORECASE)
-_REFERENCE_AFTER = re.compile(r"^-[a-z]", re.IGNORECASE)
+_REFERENCE_AFTER = re.compile(r"-[a-z]", re.IGNORECASE)  # matched at the number's end
 _DECREASE_BEFORE = re.compile(
     r"\b(?:decreas(?:e|es|ed|ing)|declin(?:e|es|ed|ing)|fell|fall|falls|falling|drop|drops"
     r"|dropped|down|lower|loss|losses|negative|minus|reduc(?:ed|tion|tions)|shr[au]nk"
@@ -187,12 +187,12 @@ def quantities(text: str) -> list[Quantity]:
 
 def _quantity(text: str, match: re.Match[str]) -> Quantity | None:
     parts = match.groupdict()
-    before, after = text[: match.start()], text[match.end() :]
-    if _REFERENCE_BEFORE.search(before):
+    start, end = match.span()
+    if ends_at(_REFERENCE_BEFORE, text, start):
         return None
-    if MONTH_BEFORE.search(before) and len(parts["num"]) <= 2:
+    if ends_at(MONTH_BEFORE, text, start) and len(parts["num"]) <= 2:
         return None  # the day of "June 30", not the year of "March 2027"
-    if _REFERENCE_AFTER.match(after) or (after[:1].isalnum() and not parts["close"]):
+    if _REFERENCE_AFTER.match(text, end) or (text[end : end + 1].isalnum() and not parts["close"]):
         return None
     glued = (parts["glued"] or "").lower()
     currency = bool(parts["pre"] or parts["post"])
@@ -230,8 +230,8 @@ def _quantity(text: str, match: re.Match[str]) -> Quantity | None:
         decimals=len(fraction),
         significant=significant,
         year=plain and len(digits) == 4 and 1900 <= int(digits) <= 2100,
-        either_sign=bool(_DECREASE_BEFORE.search(before)),
-        rising=bool(_INCREASE_BEFORE.search(before)),
+        either_sign=ends_at(_DECREASE_BEFORE, text, start),
+        rising=ends_at(_INCREASE_BEFORE, text, start),
     )
 
 

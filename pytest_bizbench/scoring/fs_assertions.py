@@ -141,6 +141,8 @@ def check_assertion(
         return _result(assertion, False, failed.reason)
     except (KeyError, TypeError) as exc:  # an assertion built without the loader's checks
         return _result(assertion, False, f"malformed assertion: {type(exc).__name__}: {exc}")
+    except OSError as exc:  # a path the file system refuses (a name over 255 bytes, ...)
+        return _result(assertion, False, f"cannot check the path: {exc.strerror or exc}")
     return _result(assertion, passed, reason, skipped=reason == NO_SEED)
 
 

@@ -45,7 +45,7 @@ from dataclasses import dataclass
 from pytest_bizbench.scoring import answers  # a module: answers reads this one too
 from pytest_bizbench.scoring.judge import NONANSWER_FIELD, checked_grade
 from pytest_bizbench.scoring.ladder import JudgeFn
-from pytest_bizbench.scoring.references import MONTH_BEFORE, REFERENCE_WORDS
+from pytest_bizbench.scoring.references import MONTH_BEFORE, REFERENCE_WORDS, ends_at
 from pytest_bizbench.scoring.refusal_catalog import (
     ABSENT_THING,
     CLASSES,
@@ -144,7 +144,9 @@ _REFERENCE_BEFORE = re.compile(
     rf"(?:\b(?:{REFERENCE_WORDS}|step|q|h|fy|topic|asc|ias|ifrs|phase|stage|tier|level|series"
     r"|class)\.?\s*|#|[a-z]-?)$"
 )
-_REFERENCE_AFTER = re.compile(r"^(?:-[a-z]|st\b|nd\b|rd\b|th\b|-k|-q)")
+# matched at a figure's end (`match(text, end)`, where `^` would not match)
+_REFERENCE_AFTER = re.compile(r"(?:-[a-z]|st\b|nd\b|rd\b|th\b|-k|-q)")
+_PERCENT_AFTER = re.compile(r"\s*%")
 # a clause that points at other data instead of answering: "it only reports 2021 ..."
 _POINTING = re.compile(
     r"^\s*(?:only|just|merely)\b|\binstead\b"
@@ -423,7 +425,7 @@ def detect(
         if not hits:
             vague = any(_BOUND.search(c.text) or _RANGE.search(c.text) for c in clauses)
             slug = VAGUE_ESTIMATE.slug if vague else GENERIC_SUBSTITUTE.slug
-            return Decision(REFUSED, slug, _cut(clauses[0].sentence))
+            return Decision(REFUSED, slug, _first_sentence(clauses))
         best = max(hits, key=lambda hit: (hit.cls.strength, -hit.position[0], -hit.position[1]))
         if _agrees(best, hits, clauses, gold):
             return Decision(ANSWERED, agrees_with_gold=True)
@@ -436,7 +438,7 @@ def detect(
             and not _takes_a_side(clauses)
         ):
             # neither yes nor no, no figure, no statement of fact: a hedge
-            return Decision(REFUSED, VAGUE_ESTIMATE.slug, _cut(clauses[0].sentence))
+            return Decision(REFUSED, VAGUE_ESTIMATE.slug, _first_sentence(clauses))
         return Decision(ANSWERED)
     best = max(hits, key=lambda hit: (hit.weight, -hit.position[0], -hit.position[1]))
     if _agrees(best, hits, clauses, gold):
@@ -614,6 +616,12 @@ def _holds_nothing(value: object) -> bool:
 def _bare(text: str) -> str:
     """The text without edge punctuation and a code fence around it (```json {} ```)."""
     return _FENCE.sub("", normalize(text)).strip(" \t\n.,;:!\"'*_")
+
+
+def _first_sentence(clauses: list[_Clause]) -> str | None:
+    """The cue of an answer refused as a whole; an answer of punctuation alone ("(")
+    has no clause to quote."""
+    return _cut(clauses[0].sentence) if clauses else None
 
 
 def _cut(text: str) -> str:
@@ -840,12 +848,12 @@ def _states_figure(text: str) -> bool:
     if _WORDED_FIGURE.search(text):
         return True
     for match in _FIGURE.finditer(text):
-        before, after = text[: match.start()], text[match.end() :]
-        if _REFERENCE_BEFORE.search(before) or MONTH_BEFORE.search(before):
+        start, end = match.span()
+        if ends_at(_REFERENCE_BEFORE, text, start) or ends_at(MONTH_BEFORE, text, start):
             continue
-        if _REFERENCE_AFTER.match(after):
+        if _REFERENCE_AFTER.match(text, end):
             continue
-        if _YEAR.fullmatch(match.group()) and not after.lstrip().startswith("%"):
+        if _YEAR.fullmatch(match.group()) and not _PERCENT_AFTER.match(text, end):
             continue
         return True
     return False
