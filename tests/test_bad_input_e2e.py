@@ -146,6 +146,16 @@ def test_bad_jsonl_line(suite: Suite, content: str, where: str, problem: str) ->
     assert_error_kept_others(result, report, where, problem, others=("good-1", "ok-2"))
 
 
+def test_a_jsonl_line_that_is_not_utf8_costs_that_line_only(suite: Suite) -> None:
+    """As a malformed line does; a JSON file, one document, stays one error."""
+    content = b'{"id": "x", "ground_truth": {"k": "caf\xff"}}\n' + GOOD_LINE.encode()
+    result, report = run_with(suite, "bad.ground-truth.jsonl", content)
+    problem = "not UTF-8: invalid byte 0xff at line 1, byte 39 (save the file as UTF-8)"
+    assert_error_kept_others(
+        result, report, "bad.ground-truth.jsonl:1", problem, others=("good-1", "ok-2")
+    )
+
+
 @pytest.mark.parametrize(
     ("content", "problem"),
     [

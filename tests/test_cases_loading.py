@@ -167,11 +167,18 @@ def test_bom_is_accepted_in_json(tmp_path: Path) -> None:
     assert case.id == "inv-001"
 
 
-def test_non_utf8_byte_names_line_and_byte(tmp_path: Path) -> None:
+def test_non_utf8_byte_names_line_and_byte_and_costs_that_line_only(tmp_path: Path) -> None:
     data = GOOD_1 + b'\n{"id": "inv-002"}\n{"id": "\xff"}\n'
-    error = single_error(load(write(tmp_path, data)))
-    assert "not UTF-8: invalid byte 0xff at line 3, byte 9" in error.message
-    assert error.line == 3
+    first, second, third = load(write(tmp_path, data))
+    assert isinstance(first, GroundTruthCase)
+    assert first.id == "inv-001"
+    assert isinstance(second, CaseError)
+    assert second.line == 2  # no ground_truth
+    assert isinstance(third, CaseError)
+    assert (third.line, third.message) == (
+        3,
+        "not UTF-8: invalid byte 0xff at line 3, byte 9 (save the file as UTF-8)",
+    )
 
 
 def test_non_utf8_byte_offset_ignores_the_bom(tmp_path: Path) -> None:

@@ -16,6 +16,8 @@ from pytest_bizbench.safeio import UnsafeInputError, read_regular
 
 MAX_DEPTH = 64
 _BOM = b"\xef\xbb\xbf"
+# a byte UTF-8 could not decode, kept by "surrogateescape" (decoding never makes one)
+_UNDECODED = re.compile("[\udc80-\udcff]")
 # An unterminated string swallows the rest of the text instead of backtracking, so
 # the depth scan stays linear on hostile input; `json` then reports the real error.
 _STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"?', re.DOTALL)
@@ -45,6 +47,11 @@ def read_text(path: Path, max_bytes: int) -> str:
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as err:
+        if path.suffix == ".jsonl":
+            # a JSONL file's lines stand alone: `iter_jsonl` makes each line holding
+            # an undecodable byte its own error, and the other lines are read
+            text = data.decode("utf-8", "surrogateescape")
+            return _nonempty(text)
         line = data.count(b"\n", 0, err.start) + 1
         column = err.start - data.rfind(b"\n", 0, err.start)
         raise InputError(
@@ -52,6 +59,10 @@ def read_text(path: Path, max_bytes: int) -> str:
             " (save the file as UTF-8)",
             line,
         ) from None
+    return _nonempty(text)
+
+
+def _nonempty(text: str) -> str:
     if not text:
         raise InputError("empty file")
     if text.isspace():
@@ -92,16 +103,30 @@ def iter_jsonl(text: str) -> Iterator[tuple[int, Any | InputError]]:
     """Yield `(line, value)` per non-blank line, an `InputError` in place of a bad
     value, so one bad line never hides the lines after it."""
     # not splitlines(): U+2028 and friends are legal in JSON strings
-    return iter_jsonl_lines(text.split("\n"))
+    return iter_jsonl_lines(text.split("\n"), undecoded=_UNDECODED.search(text) is not None)
 
 
-def iter_jsonl_lines(lines: list[str]) -> Iterator[tuple[int, Any | InputError]]:
-    """`iter_jsonl` of a text already split at "\\n", for a caller that keeps the lines."""
+def iter_jsonl_lines(
+    lines: list[str], *, undecoded: bool = False
+) -> Iterator[tuple[int, Any | InputError]]:
+    """`iter_jsonl` of a text already split at "\\n", for a caller that keeps the lines;
+    `undecoded`: some line holds a byte `read_text` could not decode."""
     truncated_index = -1 if lines[-1] == "" else len(lines) - 1
     for index, line in enumerate(lines):
         if not line or line.isspace():
             continue
         lineno = index + 1
+        if undecoded and (bad := _UNDECODED.search(line)) is not None:
+            byte = len(line[: bad.start()].encode("utf-8", "surrogateescape")) + 1
+            yield (
+                lineno,
+                InputError(
+                    f"not UTF-8: invalid byte 0x{ord(bad.group()) - 0xDC00:02x} at line {lineno}, "
+                    f"byte {byte} (save the file as UTF-8)",
+                    lineno,
+                ),
+            )
+            continue
         try:
             yield lineno, parse_json(line, line_offset=index)
         except InputError as err:
