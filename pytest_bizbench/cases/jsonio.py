@@ -47,27 +47,26 @@ def read_text(path: Path, max_bytes: int) -> str:
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as err:
-        if path.suffix == ".jsonl":
-            # a JSONL file's lines stand alone: `iter_jsonl` makes each line holding
-            # an undecodable byte its own error, and the other lines are read
-            text = data.decode("utf-8", "surrogateescape")
-            return _nonempty(text)
-        line = data.count(b"\n", 0, err.start) + 1
-        column = err.start - data.rfind(b"\n", 0, err.start)
-        raise InputError(
-            f"not UTF-8: invalid byte 0x{data[err.start]:02x} at line {line}, byte {column}"
-            " (save the file as UTF-8)",
-            line,
-        ) from None
-    return _nonempty(text)
-
-
-def _nonempty(text: str) -> str:
+        if path.suffix != ".jsonl":
+            line = data.count(b"\n", 0, err.start) + 1
+            column = err.start - data.rfind(b"\n", 0, err.start)
+            raise _not_utf8(data[err.start], line, column) from None
+        # a JSONL file's lines stand alone: `iter_jsonl` makes each line holding an
+        # undecodable byte its own error, and the other lines are read
+        text = data.decode("utf-8", "surrogateescape")
     if not text:
         raise InputError("empty file")
     if text.isspace():
         raise InputError("empty file (whitespace only)")
     return text
+
+
+def _not_utf8(byte: int, line: int, column: int) -> InputError:
+    return InputError(
+        f"not UTF-8: invalid byte 0x{byte:02x} at line {line}, byte {column}"
+        " (save the file as UTF-8)",
+        line,
+    )
 
 
 def parse_json(text: str, *, line_offset: int = 0) -> Any:
@@ -103,7 +102,8 @@ def iter_jsonl(text: str) -> Iterator[tuple[int, Any | InputError]]:
     """Yield `(line, value)` per non-blank line, an `InputError` in place of a bad
     value, so one bad line never hides the lines after it."""
     # not splitlines(): U+2028 and friends are legal in JSON strings
-    return iter_jsonl_lines(text.split("\n"), undecoded=_UNDECODED.search(text) is not None)
+    undecoded = not text.isascii() and _UNDECODED.search(text) is not None
+    return iter_jsonl_lines(text.split("\n"), undecoded=undecoded)
 
 
 def iter_jsonl_lines(
@@ -117,15 +117,8 @@ def iter_jsonl_lines(
             continue
         lineno = index + 1
         if undecoded and (bad := _UNDECODED.search(line)) is not None:
-            byte = len(line[: bad.start()].encode("utf-8", "surrogateescape")) + 1
-            yield (
-                lineno,
-                InputError(
-                    f"not UTF-8: invalid byte 0x{ord(bad.group()) - 0xDC00:02x} at line {lineno}, "
-                    f"byte {byte} (save the file as UTF-8)",
-                    lineno,
-                ),
-            )
+            column = len(line[: bad.start()].encode("utf-8", "surrogateescape")) + 1
+            yield lineno, _not_utf8(ord(bad.group()) - 0xDC00, lineno, column)
             continue
         try:
             yield lineno, parse_json(line, line_offset=index)
