@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import pytest
+import yaml
+from yaml.scanner import ScannerError
 
+from pytest_bizbench.cases import yamlio
 from pytest_bizbench.cases.jsonio import MAX_DEPTH, InputError
 from pytest_bizbench.cases.yamlio import (
     MAX_ALIAS_NODES,
@@ -127,17 +130,39 @@ def test_aliases_under_the_cap_expand() -> None:
 
 
 @pytest.mark.parametrize(
-    "text",
+    ("text", "line"),
     [
-        "[" * 100_000,  # libyaml's composer would overflow the C stack on this
-        "- " * 100_000 + "x\n",  # block sequences nest on one line
-        "".join(" " * i + "k:\n" for i in range(MAX_DEPTH + 1)) + " " * (MAX_DEPTH + 1) + "v\n",
+        # libyaml's composer would overflow the C stack on this, and from PyYAML
+        # 6.0.4 libyaml's scanner stops it first with a cap of its own
+        ("[" * 100_000, 1),
+        ("- " * 100_000 + "x\n", 1),  # block sequences nest on one line
+        # the mapping one level too deep is the value of line 64's key: line 65
+        (
+            "".join(" " * i + "k:\n" for i in range(MAX_DEPTH + 1)) + " " * (MAX_DEPTH + 1) + "v\n",
+            65,
+        ),
     ],
     ids=["flow", "block-sequence", "block-mapping"],
 )
-def test_a_nesting_bomb_is_refused(text: str) -> None:
+def test_a_nesting_bomb_is_refused(text: str, line: int) -> None:
     error = error_of(text)
     assert error.message == f"nesting deeper than {MAX_DEPTH} levels"
+    assert error.line == line
+
+
+def test_a_parsers_own_depth_cap_is_worded_as_ours(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Whichever cap fires first, ours or the parser's, the user reads one message
+    (libyaml's, as PyYAML 6.0.4 raises it, is put in the parser's place here)."""
+    mark = yaml.Mark("<unicode string>", 0, 3, 0, None, None)
+
+    def capped(self: object) -> bool:
+        raise ScannerError(
+            "while increasing flow level", mark, "exceeded maximum nesting depth", mark
+        )
+
+    monkeypatch.setattr(yamlio._Loader, "check_event", capped)
+    error = error_of("[[[]]]\n")
+    assert (error.message, error.line) == (f"nesting deeper than {MAX_DEPTH} levels", 4)
 
 
 def test_nesting_at_the_limit_is_read() -> None:

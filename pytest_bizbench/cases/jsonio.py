@@ -15,6 +15,7 @@ from typing import Any, NoReturn
 from pytest_bizbench.safeio import UnsafeInputError, read_regular
 
 MAX_DEPTH = 64
+TOO_DEEP = f"nesting deeper than {MAX_DEPTH} levels"
 _BOM = b"\xef\xbb\xbf"
 # a byte UTF-8 could not decode, kept by "surrogateescape" (decoding never makes one)
 _UNDECODED = re.compile("[\udc80-\udcff]")
@@ -136,7 +137,7 @@ def _check_depth(text: str) -> None:
         return
     brackets = _NOT_BRACKET.sub("", _STRING.sub("", text))
     if max(accumulate(map(_DEPTH_STEP.__getitem__, brackets)), default=0) > MAX_DEPTH:
-        raise InputError(f"nesting deeper than {MAX_DEPTH} levels")
+        raise InputError(TOO_DEEP)
 
 
 def _abbreviate(literal: str) -> str:

@@ -32,7 +32,7 @@ from typing import Any, ClassVar
 import yaml
 from yaml.constructor import ConstructorError, SafeConstructor
 
-from .jsonio import MAX_DEPTH, InputError
+from .jsonio import MAX_DEPTH, TOO_DEEP, InputError
 
 try:
     from yaml import CSafeLoader as _Parser
@@ -168,6 +168,10 @@ def _input_error(exc: yaml.YAMLError) -> InputError:
     mark = exc.problem_mark or exc.context_mark
     line = int(mark.line) + 1 if mark is not None else None
     problem = exc.problem or exc.context or "unreadable YAML"
+    if "nesting depth" in problem:
+        # libyaml (from PyYAML 6.0.4) has a depth cap of its own, and its scanner
+        # reads a run of open brackets ahead of the events our own cap counts
+        return InputError(TOO_DEEP, line)
     if isinstance(exc, _DataError):
         return InputError(problem, line)
     if exc.context and exc.problem:  # PyYAML's pairs read "while X: Y" or "expected X, but Y"
@@ -219,7 +223,7 @@ def _check_events(text: str) -> None:
                     sizes[event.anchor] = 1
             elif isinstance(event, yaml.CollectionStartEvent):
                 if len(stack) > MAX_DEPTH:
-                    raise InputError(f"nesting deeper than {MAX_DEPTH} levels", _line(event))
+                    raise InputError(TOO_DEEP, _line(event))
                 stack.append([event.anchor, 1])
                 if event.anchor:
                     open_anchors.add(event.anchor)
