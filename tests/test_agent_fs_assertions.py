@@ -271,7 +271,8 @@ def test_run_workspaces(tmp_path: Path) -> None:
 def test_a_path_the_file_system_refuses_fails_that_assertion_alone(workspace: Path) -> None:
     """A name over 255 bytes makes `exists()` raise ENAMETOOLONG; grading never raises."""
     for kind in ("file_exists", "file_not_exists"):
-        failed(
-            check(workspace, kind=kind, path="x" * 300), "cannot check the path: File name too long"
-        )
+        result = check(workspace, kind=kind, path="x" * 300)
+        assert (result["passed"], result["skipped"]) == (False, False)
+        # the words after the colon are the operating system's own
+        assert result["reason"].startswith("cannot check the path: ")
     passed(check(workspace, kind="file_exists", path="README.md"))

@@ -4,6 +4,7 @@ the other documents in the file (SPEC §2, §10)."""
 from __future__ import annotations
 
 import json
+import re
 import time
 from pathlib import Path
 from typing import Any
@@ -99,12 +100,14 @@ def test_trailing_comma_points_at_the_comma(
 
 def test_malformed_jsonl_middle_line(tmp_path: Path) -> None:
     results = load_middle(tmp_path, b'{"id": "inv-002", "ground_truth": {')
-    assert_middle_error(results, "malformed JSON: Expecting property name enclosed in double")
+    assert_middle_error(results, "malformed JSON: ")
 
 
 def test_malformed_message_names_column(tmp_path: Path) -> None:
     results = load_middle(tmp_path, b'{"id": "inv-002" "ground_truth": {}}')
-    assert_middle_error(results, "malformed JSON: Expecting ',' delimiter at column 18")
+    assert_middle_error(results, "malformed JSON: ")
+    assert isinstance(results[1], CaseError)
+    assert results[1].message.endswith(" at column 18")
 
 
 def test_duplicate_key_in_jsonl_line(tmp_path: Path) -> None:
@@ -211,7 +214,7 @@ def test_truncated_last_jsonl_line(tmp_path: Path) -> None:
     assert [r.id for r in results if isinstance(r, GroundTruthCase)] == ["inv-001", "inv-003"]
     error = results[2]
     assert isinstance(error, CaseError)
-    assert error.message.startswith("truncated last line: malformed JSON: Unterminated string")
+    assert error.message.startswith("truncated last line: malformed JSON: ")
     assert error.line == 3
 
 
@@ -298,7 +301,7 @@ def test_brackets_inside_strings_do_not_count_as_nesting(tmp_path: Path) -> None
 def test_escaped_quotes_do_not_make_the_depth_scan_quadratic() -> None:
     hostile = '{"s": "' + '\\"[' * 200_000  # unterminated, full of escapes
     started = time.perf_counter()
-    with pytest.raises(InputError, match="Unterminated string"):
+    with pytest.raises(InputError, match=r"^malformed JSON: .* at column 7$"):
         parse_json(hostile)
     assert time.perf_counter() - started < 1.0
 
@@ -582,7 +585,7 @@ def test_parse_json_line_offset_applies_to_syntax_errors() -> None:
     with pytest.raises(InputError) as info:
         parse_json('{\n"a": }', line_offset=10)
     assert info.value.line == 12
-    assert info.value.message.startswith("malformed JSON: Expecting value")
+    assert re.fullmatch("malformed JSON: .* at column 6", info.value.message)
 
 
 def test_parse_json_errors_are_input_errors_only() -> None:

@@ -87,8 +87,9 @@ def test_explicit_json_tags_and_aliases_are_fine() -> None:
         ("true: x\n", 1, "mapping key true must be a string (quote it)"),
         ("? [a, b]\n: x\n", 1, "mapping key of a sequence must be a string"),
         ("base: &b {k: 1}\nx:\n  <<: *b\n", 3, "merge keys (<<) are not supported"),
-        ("a: [1, 2\nb: 3\n", 2, "malformed YAML: while parsing a flow sequence"),
-        ("a: b\n---\nc: d\n", 2, "expected a single document in the stream, but found another"),
+        # PyYAML's own words follow the prefix; they are its, and change between releases
+        ("a: [1, 2\nb: 3\n", 2, "malformed YAML: "),
+        ("a: b\n---\nc: d\n", 2, "malformed YAML: "),
         ("a: &r [1, *r]\n", 1, "alias *r refers to a node that contains it"),
     ],
 )
