@@ -15,7 +15,6 @@ import json
 import platform
 import time
 from collections.abc import Generator
-from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -222,20 +221,15 @@ class Controller:
             if self.saved_baseline and session.exitstatus == pytest.ExitCode.OK:
                 session.exitstatus = pytest.ExitCode.TESTS_FAILED
             return  # nothing of ours ran: no report, no section, no gate
-        from pytest_bizbench.baseline import save_baseline
         from pytest_bizbench.gate_outcome import report_gate
-        from pytest_bizbench.judging import conclude
-        from pytest_bizbench.report import build_report
-        from pytest_bizbench.report.json_report import write_report_or_say
-        from pytest_bizbench.report.markdown import append_step_summary
+        from pytest_bizbench.judging import conclude, finish
 
         self.aggregator.errors.update(runs.errors)
         self.aggregator.errors.update(
             state.predictions.line_errors(self.config.rootpath)
         )  # parsed once here
         completeness = self._completeness(exitstatus, cases)
-        registry = state.registry
-        self.result = conclude(
+        result = conclude(
             self.aggregator.by_benchmark(),
             completeness,
             state,
@@ -244,25 +238,14 @@ class Controller:
             runs=runs,
         )
         path = state.settings.report_path
-        report = build_report(self.result, registry)
-        self.report_error = write_report_or_say(report, path)
-        if self.report_error is None:
+        end = finish(result, state.registry, state.settings.baseline, path)
+        self.result, self.report, self.saved_baseline = end.result, end.report, end.saved_baseline
+        self.report_error = end.report_error
+        if end.report_error is None:
             self.report_path = path
-        self.saved_baseline = save_baseline(report, completeness, state.settings.baseline)
-        try:
-            append_step_summary(report, registry)
-        except OSError as exc:
-            self.report_error = f"cannot append step summary: {exc}"
-        reasons = [*self.result.reasons]
-        if self.report_error is not None:
-            reasons.append(self.report_error)
-        if self.saved_baseline is not None and not self.saved_baseline[0]:
-            reasons.append(self.saved_baseline[1])
-        self.result = replace(self.result, reasons=reasons)
-        self.report = {**report, "gate": {"passed": not reasons, "reasons": reasons}}  # shown
         if completeness.collected:
-            report_gate(session, reasons)
-        if reasons and session.exitstatus == pytest.ExitCode.OK:
+            report_gate(session, end.result.reasons)
+        if not end.passed and session.exitstatus == pytest.ExitCode.OK:
             session.exitstatus = pytest.ExitCode.TESTS_FAILED
 
     def pytest_terminal_summary(

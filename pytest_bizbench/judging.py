@@ -1,21 +1,33 @@
-"""The judging of a run: metrics, model pairs, thresholds, baseline verdicts, the gate.
+"""The judging of a run and the end of it: metrics, model pairs, thresholds,
+baseline verdicts, the gate, then the baseline, step summary and report written.
 
 Shared by the controller at session end and by `bizbench merge`, so merged shards
-are judged exactly like one run; it knows no pytest hooks.
+are judged and written exactly like one run; it knows no pytest hooks.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from pathlib import Path
 from typing import Any
 
 from pytest_bizbench.agent_runs import AgentRuns, agent_benchmarks
 from pytest_bizbench.aggregate import ReportDocument, metrics_by_benchmark, paired_by_benchmark
-from pytest_bizbench.baseline import Comparisons, accepts_verdicts, compare_run
+from pytest_bizbench.baseline import (
+    Comparisons,
+    accepts_verdicts,
+    compare_run,
+    save_baseline,
+)
 from pytest_bizbench.baseline_coverage import coverage_reasons, missing_from_run
 from pytest_bizbench.gate import Completeness, Registered, evaluate_thresholds, gate_reasons
-from pytest_bizbench.report import RunResult
+from pytest_bizbench.registry import Registry
+from pytest_bizbench.report import RunResult, build_report
+from pytest_bizbench.report.json_report import write_report_or_say
+from pytest_bizbench.report.markdown import append_step_summary
 from pytest_bizbench.runstate import RunState
+from pytest_bizbench.settings import BaselineOptions
 
 
 def conclude(
@@ -69,3 +81,47 @@ def conclude(
         paired=paired,
         runs={name: runs.summaries() for name in agent if runs.by_model},
     )
+
+
+@dataclass(frozen=True, slots=True)
+class RunEnd:
+    """A finished run: its final result (every gate reason, the outputs' own
+    failures included), the report as written, and what became of the baseline."""
+
+    result: RunResult
+    report: dict[str, Any]
+    report_error: str | None
+    saved_baseline: tuple[bool, str] | None
+
+    @property
+    def passed(self) -> bool:
+        return self.result.passed
+
+
+def finish(
+    result: RunResult, registry: Registry, options: BaselineOptions, report_path: Path
+) -> RunEnd:
+    """Save the baseline, append the step summary, then write the report, in that
+    order, so the report's gate holds every reason, a refused or failed save
+    included, and always agrees with the exit status (a report that cannot be
+    written is no file at all, and its reason still fails the run).
+    """
+    reasons = list(result.reasons)
+    report = build_report(result, registry)
+    saved = save_baseline(report, result.completeness, options)
+    if saved is not None and not saved[0]:
+        reasons.append(saved[1])
+    try:
+        append_step_summary(_with_reasons(report, reasons), registry)
+    except OSError as exc:
+        reasons.append(f"cannot append step summary: {exc}")
+    report = _with_reasons(report, reasons)
+    report_error = write_report_or_say(report, report_path)
+    if report_error is not None:
+        reasons.append(report_error)
+        report = _with_reasons(report, reasons)
+    return RunEnd(replace(result, reasons=reasons), report, report_error, saved)
+
+
+def _with_reasons(report: dict[str, Any], reasons: list[str]) -> dict[str, Any]:
+    return {**report, "gate": {"passed": not reasons, "reasons": list(reasons)}}

@@ -21,13 +21,12 @@ import pytest
 from pytest_bizbench import __version__
 from pytest_bizbench.agent_runs import AgentRuns, collect_agent_runs
 from pytest_bizbench.aggregate import Aggregator
-from pytest_bizbench.baseline import load_baseline, save_baseline
+from pytest_bizbench.baseline import load_baseline
 from pytest_bizbench.gate import Completeness, check_threshold_names
-from pytest_bizbench.judging import conclude
+from pytest_bizbench.judging import conclude, finish
 from pytest_bizbench.payload import ERROR
 from pytest_bizbench.registry import Registry, fingerprint
-from pytest_bizbench.report import RunResult, build_report, write_report
-from pytest_bizbench.report.markdown import append_step_summary
+from pytest_bizbench.report import RunResult
 from pytest_bizbench.report.reader import completeness_of, report_documents
 from pytest_bizbench.report.tables import summary_table
 from pytest_bizbench.report.terminal import text_table
@@ -207,20 +206,14 @@ class MergeCommand:
         except (MergeRefused, pytest.UsageError) as exc:
             self.lines.append(f"bizbench merge: {exc}")
             return 2
-        report = build_report(result, state.registry)
-        try:
-            write_report(report, self.output)
-            append_step_summary(report, state.registry)
-        except (OSError, TypeError, ValueError) as exc:
-            self.lines.append(f"bizbench merge: cannot write {self.output}: {exc}")
-            return 1
+        end = finish(result, state.registry, state.settings.baseline, self.output)
+        if end.report_error is None:
+            self.lines.append(f"merged {len(self.shards)} shards into {self.output}")
         self.lines += [
-            f"merged {len(self.shards)} shards into {self.output}",
-            *text_table(summary_table(report)),
-            "bizbench gate: passed" if result.passed else "bizbench gate: FAILED",
-            *(f"  {reason}" for reason in result.reasons),
+            *text_table(summary_table(end.report)),
+            "bizbench gate: passed" if end.passed else "bizbench gate: FAILED",
+            *(f"  {reason}" for reason in end.result.reasons),
         ]
-        saved = save_baseline(report, result.completeness, state.settings.baseline)
-        if saved is not None:
-            self.lines.append(f"bizbench: {saved[1]}")
-        return 0 if result.passed and (saved is None or saved[0]) else 1
+        if end.saved_baseline is not None:
+            self.lines.append(f"bizbench: {end.saved_baseline[1]}")
+        return 0 if end.passed else 1

@@ -303,11 +303,18 @@ def test_a_missing_prediction_refuses_and_force_saves(suite: Suite) -> None:
 def test_filtered_but_passing_run_exits_1_only_for_the_refusal(suite: Suite) -> None:
     build(suite, {"c1": 1.0, "c2": 1.0})
     assert suite.pytester.runpytest("-k", "c1").ret == 0
+    assert suite.report()["gate"] == {"passed": True, "reasons": []}
     assert suite.pytester.runpytest("-k", "c1", "--bizbench-save-baseline", "b.json").ret == 1
+    # the report is written once the refusal is known: its gate says what the exit says
+    gate = suite.report()["gate"]
+    assert gate["passed"] is False
+    assert len(gate["reasons"]) == 1
+    assert gate["reasons"][0].startswith("refusing to save the baseline ")
     forced = suite.pytester.runpytest(
         "-k", "c1", "--bizbench-save-baseline", "b.json", "--bizbench-force-baseline"
     )
     assert forced.ret == 0
+    assert suite.report()["gate"] == {"passed": True, "reasons": []}
 
 
 def test_unwritable_baseline_path_is_a_clear_error(suite: Suite) -> None:
@@ -317,6 +324,8 @@ def test_unwritable_baseline_path_is_a_clear_error(suite: Suite) -> None:
     assert result.ret == 1
     result.stdout.fnmatch_lines(["bizbench: cannot write baseline *blocker/base.json: *"])
     assert "INTERNALERROR" not in result.stdout.str()
+    reasons = suite.report()["gate"]["reasons"]
+    assert [r for r in reasons if r.startswith("cannot write baseline ")] == reasons[-1:]
 
 
 @pytest.mark.parametrize(

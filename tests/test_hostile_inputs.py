@@ -697,7 +697,11 @@ def test_a_step_summary_that_is_a_fifo_is_one_line_not_a_hang(suite: Suite) -> N
     os.mkfifo(suite.path / "summary.md")  # run() points GITHUB_STEP_SUMMARY here
     result = run(suite, "--bizbench-predictions", "preds", subprocess_timeout=True)
     assert result.ret == pytest.ExitCode.TESTS_FAILED
-    result.stdout.fnmatch_lines(["bizbench: cannot append step summary: *summary.md*"])
+    result.stdout.fnmatch_lines(["FAILED bizbench::gate - cannot append step summary: *"])
+    gate = suite.report()["gate"]  # the report, written last, holds the reason too
+    assert gate["passed"] is False
+    assert [r for r in gate["reasons"] if r.startswith("cannot append step summary: ")]
+    assert "summary.md" in gate["reasons"][-1]
     assert suite.documents()["half"]["score"] == 0.5
 
 

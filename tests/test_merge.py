@@ -169,3 +169,20 @@ def test_merged_complete_shards_pass_and_can_become_the_baseline(suite: Suite) -
     report: dict[str, Any] = suite.report("base.json")
     assert report["completeness"]["complete"] is True
     assert report["completeness"]["scored"] == 8  # 4 cases x (field-accuracy, totals)
+
+
+def test_a_merge_whose_save_is_refused_writes_a_failed_gate(suite: Suite) -> None:
+    """The merge ends a run as the controller does: the refusal is a reason of the
+    merged report, and the exit status says the same."""
+    suite.write("conftest.py", TOTALS_CONFTEST)
+    suite.write("pytest.ini", "[pytest]\nbizbench_predictions = preds.json\n")
+    suite.cases("a.ground-truth.jsonl", [doc(f"c{i}", {"total": i}) for i in range(2)])
+    suite.write("preds.json", json.dumps({f"c{i}": {"total": i} for i in range(2)}))
+    assert suite.pytester.runpytest("-k", "c0", "--bizbench-report", "a.json").ret == 0
+    result = merge(suite, "a.json", "-o", "m.json", "--", "--bizbench-save-baseline", "b.json")
+    assert result.ret == 1
+    result.stdout.fnmatch_lines(["bizbench gate: FAILED", "  refusing to save the baseline *"])
+    gate = suite.report("m.json")["gate"]
+    assert gate["passed"] is False
+    assert gate["reasons"][-1].startswith("refusing to save the baseline ")
+    assert not (suite.path / "b.json").exists()
