@@ -160,14 +160,14 @@ def _hook_callables(config: pytest.Config) -> tuple[Embedder | None, JudgeFn | N
     if hook.pytest_bizbench_embed.get_hookimpls():
 
         def embed(texts: list[str]) -> list[list[float]]:
-            result: list[list[float]] = hook.pytest_bizbench_embed(texts=texts)
+            result: list[list[float]] = hook.pytest_bizbench_embed(texts=texts, config=config)
             return result
 
     if hook.pytest_bizbench_judge.get_hookimpls():
 
         def judge(field: str, expected: object, actual: object) -> float | None:
             result: float | None = hook.pytest_bizbench_judge(
-                field=field, expected=expected, actual=actual
+                field=field, expected=expected, actual=actual, config=config
             )
             return result
 
