@@ -19,7 +19,6 @@ from pytest_bizbench.payload import (
     SCORED,
     DocumentPayload,
     compact_json,
-    find_property,
     jsonable,
 )
 from pytest_bizbench.registry import Registry
@@ -217,12 +216,13 @@ class Aggregator:
         nodeid: str,
         when: str,
         outcome: str,
-        user_properties: list[tuple[str, Any]],
+        data: Mapping[str, Any] | None,
         longrepr: str,
         *,
         wasxfail: bool = False,
     ) -> None:
-        """Take the setup, call or crash report of an item; teardown adds nothing.
+        """Take the setup, call or crash report of an item, with the payload it
+        carries (`payload.payload_of`); teardown adds nothing.
 
         The last report of an item wins: an attempt that a rerun plugin retries
         (outcome `rerun`) is dropped, and a later attempt replaces what an earlier
@@ -234,7 +234,6 @@ class Aggregator:
         self.reported.add(nodeid)
         self.errors.pop(nodeid, None)
         self.documents.pop(nodeid, None)
-        data = find_property(user_properties) if when in ("setup", "call") else None
         if when == "call" and data is not None and data["status"] != ERROR:
             if wasxfail and outcome in (PASSED, "skipped"):  # pytest's word beside ours
                 xpassed = outcome == PASSED

@@ -144,21 +144,20 @@ class Controller:
         aggregator holds what the report needs."""
         if not self._is_case(report.nodeid):  # a plain test next to the cases
             return (yield)
-        from pytest_bizbench.payload import PAYLOAD_KEY
+        from pytest_bizbench.payload import REPORT_ATTRIBUTE, payload_of
 
         longrepr = str(report.longrepr) if report.failed else ""
         self.aggregator.add_report(
             report.nodeid,
             report.when,
             report.outcome,
-            report.user_properties,
+            payload_of(report),
             longrepr,
             wasxfail=hasattr(report, "wasxfail"),
         )
         yield
-        # only the report carrying the payload gets a new list (pytest keeps every one)
-        if any(p[0] == PAYLOAD_KEY for p in report.user_properties):
-            report.user_properties = [p for p in report.user_properties if p[0] != PAYLOAD_KEY]
+        if hasattr(report, REPORT_ATTRIBUTE):  # pytest keeps every report
+            delattr(report, REPORT_ATTRIBUTE)
 
     def _completeness(self, exitstatus: int, cases: list[str]) -> Completeness:
         """`cases`: the selected node ids that are cases of ours."""

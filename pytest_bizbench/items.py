@@ -32,7 +32,6 @@ from pytest_bizbench.payload import (
     ERROR,
     MISSING,
     OWN_PROPERTIES,
-    PAYLOAD_KEY,
     SKIPPED,
     DocumentPayload,
 )
@@ -147,24 +146,33 @@ def _error_name(error: CaseError) -> str:
     return f"{terminal_text(error.case_id)}[invalid]"
 
 
+#: The payload an item published, until the report of that phase takes it.
+PENDING_PAYLOAD = pytest.StashKey[DocumentPayload]()
+
+
 class BizbenchItem(pytest.Item):
-    """Common ground of case and error items: the payload travels on user properties."""
+    """Common ground of case and error items: the payload travels on the test report."""
 
     def publish(self, payload: DocumentPayload) -> None:
-        """Put the payload on the report of the phase that decides the outcome.
+        """Hand the payload to the report of the phase that decides the outcome.
 
-        Only that report carries it (setup's when setup fails, else call's), so
-        each payload crosses from an xdist worker once.
+        Only that report carries it (setup's when setup fails, else call's; see the
+        plugin's `pytest_runtest_makereport`), so each payload crosses from an
+        xdist worker once.
         """
+        self.stash[PENDING_PAYLOAD] = payload
         # a rerun (pytest-rerunfailures) publishes again: only the last attempt's count
-        ours = {PAYLOAD_KEY, *OWN_PROPERTIES}
+        ours = set(OWN_PROPERTIES)
         self.user_properties[:] = [p for p in self.user_properties if p[0] not in ours]
-        self.user_properties.extend(payload.properties(as_text=is_worker(self.config)))
+        self.user_properties.extend(payload.properties())
 
-    def teardown(self) -> None:
-        # Keeping the payload off the teardown report keeps it out of JUnit XML,
-        # which lists the teardown report's properties.
-        self.user_properties[:] = [p for p in self.user_properties if p[0] != PAYLOAD_KEY]
+    def take_payload(self) -> dict[str, Any] | str | None:
+        """The published payload as its report carries it, once."""
+        payload = self.stash.get(PENDING_PAYLOAD, None)
+        if payload is None:
+            return None
+        del self.stash[PENDING_PAYLOAD]
+        return payload.travelling(as_text=is_worker(self.config))
 
     def repr_failure(
         self, excinfo: ExceptionInfo[BaseException], style: Any = None

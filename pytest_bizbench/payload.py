@@ -1,9 +1,12 @@
 """The one shape in which a scored case crosses from the item to the controller.
 
-A payload rides on `item.user_properties` under `PAYLOAD_KEY`, so the same data
-reaches `pytest_runtest_logreport` with and without pytest-xdist: a dict serially,
-its compact JSON text from a worker (`find_property` reads both). It holds only
-plain JSON data, made so here and nowhere else.
+A payload rides on the test report of the phase that decides the item's outcome,
+as the attribute `REPORT_ATTRIBUTE` (set by the plugin's `pytest_runtest_makereport`
+wrapper): pytest serialises a report's attributes across xdist, so the same data
+reaches `pytest_runtest_logreport` with and without it: a dict serially, its
+compact JSON text from a worker (`read_payload` reads both). It holds only plain
+JSON data, made so here and nowhere else. The score, benchmark and model also go
+to `user_properties`, for JUnit XML.
 """
 
 from __future__ import annotations
@@ -21,7 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import PurePath
 from typing import Any
 
-PAYLOAD_KEY = "bizbench"
+REPORT_ATTRIBUTE = "bizbench_payload"
 SCORE_KEY = "bizbench_score"
 BENCHMARK_KEY = "bizbench_benchmark"
 MODEL_KEY = "bizbench_model"
@@ -208,14 +211,17 @@ class DocumentPayload:
             cluster=data.get("cluster"),
         )
 
-    def properties(self, *, as_text: bool = False) -> list[tuple[str, Any]]:
-        """The user properties of the item: the payload and the JUnit-visible trio.
-
-        `as_text`, on an xdist worker: the payload as one JSON text, which execnet's
-        pure-Python serializer and the controller's reader take as one string
-        instead of some fifty objects (`find_property` reads either)."""
+    def travelling(self, *, as_text: bool = False) -> dict[str, Any] | str:
+        """The payload as its report carries it. `as_text`, on an xdist worker: one
+        JSON text, which execnet's pure-Python serializer and the controller's reader
+        take as one string instead of some fifty objects (`read_payload` reads
+        either)."""
         data = self.to_property()
-        props: list[tuple[str, Any]] = [(PAYLOAD_KEY, compact_json(data) if as_text else data)]
+        return compact_json(data) if as_text else data
+
+    def properties(self) -> list[tuple[str, Any]]:
+        """The user properties of the item: the JUnit-visible trio."""
+        props: list[tuple[str, Any]] = []
         if self.benchmark is not None:
             props += [(BENCHMARK_KEY, self.benchmark), (MODEL_KEY, self.model)]
         if self.score is not None:
@@ -227,20 +233,22 @@ def _interned(text: str | None) -> str | None:
     return None if text is None else sys.intern(text)
 
 
-def find_property(user_properties: list[tuple[str, Any]]) -> Mapping[str, Any] | None:
-    """The payload as it travels (see `DocumentPayload.properties`), if any."""
-    for name, value in user_properties:
-        if name != PAYLOAD_KEY:
-            continue
-        data = value
-        if isinstance(value, str):  # from a worker: its own compact JSON, an object
-            try:
-                data = json.loads(value)
-            except (ValueError, RecursionError):
-                continue  # another plugin's text under our name
-        if isinstance(data, Mapping) and data.keys() >= _PROPERTY_KEYS:
-            return data
+def read_payload(value: object) -> Mapping[str, Any] | None:
+    """The payload as it travels (see `DocumentPayload.travelling`), if `value` is one."""
+    data = value
+    if isinstance(value, str):  # from a worker: its own compact JSON, an object
+        try:
+            data = json.loads(value)
+        except (ValueError, RecursionError):
+            return None  # another plugin's text under our name
+    if isinstance(data, Mapping) and data.keys() >= _PROPERTY_KEYS:
+        return data
     return None
+
+
+def payload_of(report: object) -> Mapping[str, Any] | None:
+    """The payload a test report carries, if any."""
+    return read_payload(getattr(report, REPORT_ATTRIBUTE, None))
 
 
 # the keys `to_property` writes that its readers take without a default: a mapping
@@ -251,10 +259,10 @@ _PROPERTY_KEYS = frozenset(f.name for f in dataclasses.fields(DocumentPayload)) 
 }
 
 
-def find_note(user_properties: list[tuple[str, Any]]) -> str:
+def find_note(report: object) -> str:
     """A benchmark's one-line `details["note"]` (say, retrieval categories per part),
     shown after the score in verbose output; "" when there is none."""
-    data = find_property(user_properties)
+    data = payload_of(report)
     if data is None:
         return ""
     details = json.loads(data["details"])

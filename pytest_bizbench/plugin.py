@@ -9,6 +9,7 @@ the rest (start-up).
 from __future__ import annotations
 
 import fnmatch
+from collections.abc import Generator
 from pathlib import Path
 from typing import Any
 
@@ -28,7 +29,27 @@ def pytest_addhooks(pluginmanager: pytest.PytestPluginManager) -> None:
     pluginmanager.add_hookspecs(hookspecs)
 
 
+class PayloadCarrier:
+    """Puts a scored case's payload on its test report, as an attribute pytest
+    serialises across xdist: one path with and without workers."""
+
+    @pytest.hookimpl(wrapper=True)
+    def pytest_runtest_makereport(
+        self, item: pytest.Item, call: pytest.CallInfo[None]
+    ) -> Generator[None, pytest.TestReport, pytest.TestReport]:
+        report = yield
+        take = getattr(item, "take_payload", None)  # only our items publish one
+        if take is not None and call.when != "teardown":
+            payload = take()
+            if payload is not None:
+                from pytest_bizbench.payload import REPORT_ATTRIBUTE
+
+                setattr(report, REPORT_ATTRIBUTE, payload)
+        return report
+
+
 def pytest_configure(config: pytest.Config) -> None:
+    config.pluginmanager.register(PayloadCarrier(), "bizbench-payload-carrier")
     if is_worker(config):
         return
     from pytest_bizbench.controller import CONTROLLER, Controller
@@ -121,7 +142,7 @@ def pytest_report_teststatus(
     letter = "." if report.outcome == "passed" else "F"
     markup = {"green": True} if report.outcome == "passed" else {"red": True}
     word = f"{report.outcome.upper()} {score:.2f}"
-    note = find_note(report.user_properties) if config.option.verbose > 0 else ""
+    note = find_note(report) if config.option.verbose > 0 else ""
     return report.outcome, letter, (f"{word} ({note})" if note else word, markup)
 
 

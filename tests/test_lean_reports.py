@@ -1,6 +1,7 @@
-"""What pytest keeps per report is small (issue 17): the payload leaves a report once
-every plugin has seen it; the score, benchmark and model stay for JUnit XML. From an
-xdist worker the payload crosses as one JSON text."""
+"""What pytest keeps per report is small: the payload, an attribute of the report,
+leaves it once every plugin has seen it; the score, benchmark and model stay in the
+user properties for JUnit XML. From an xdist worker the payload crosses as one JSON
+text."""
 
 from __future__ import annotations
 
@@ -10,7 +11,8 @@ import pytest
 from bizhelpers import Suite, doc, jsonl
 
 # Records, at the very end, the user property names of every report the terminal
-# reporter kept of the case items, and what a late logreport hook saw while the report was fresh.
+# reporter kept of the case items and whether each still holds the payload, and what
+# a late logreport hook saw while the report was fresh.
 RECORDER = """
 import json
 import pytest
@@ -21,14 +23,14 @@ PAYLOADS = []
 def pytest_runtest_logreport(report):
     if report.when == "call" and report.nodeid.startswith("a."):
         SEEN.append([name for name, _ in report.user_properties])
-        payload = dict(report.user_properties)["bizbench"]
+        payload = report.bizbench_payload
         text = payload if isinstance(payload, str) else json.dumps(payload)
         PAYLOADS.append([type(payload).__name__, text])
 
 @pytest.hookimpl(trylast=True)
 def pytest_terminal_summary(terminalreporter):
     kept = sorted(
-        {(r.when, tuple(n for n, _ in r.user_properties))
+        {(r.when, tuple(n for n, _ in r.user_properties), hasattr(r, "bizbench_payload"))
          for reports in terminalreporter.stats.values() for r in reports
          if getattr(r, "when", None) and r.nodeid.startswith("a.")}
     )
@@ -48,9 +50,13 @@ def test_kept_reports_lose_the_payload(suite: Suite, workers: str | None) -> Non
     result = suite.pytester.runpytest_subprocess(*args)
     assert result.ret == pytest.ExitCode.OK
     recorded = json.loads((suite.path / "kept.json").read_text(encoding="utf-8"))
-    # a plugin's hook still sees the payload beside the trio
-    assert recorded["seen"] == [["bizbench", *TRIO]] * 2
-    assert recorded["kept"] == [["call", TRIO], ["setup", []], ["teardown", TRIO]]
+    # a plugin's hook still sees the payload; the trio is in the user properties
+    assert recorded["seen"] == [TRIO] * 2
+    assert recorded["kept"] == [
+        ["call", TRIO, False],
+        ["setup", [], False],
+        ["teardown", TRIO, False],
+    ]
     assert suite.documents()["c2"]["score"] == 1.0
     # serially the payload stays a dict; from a worker it is one JSON text
     types, texts = zip(*sorted(recorded["payloads"], key=lambda pair: pair[1]), strict=True)

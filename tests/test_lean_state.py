@@ -25,7 +25,7 @@ from pytest_bizbench.aggregate import (
 )
 from pytest_bizbench.benchmarks.field_accuracy import FieldAccuracy
 from pytest_bizbench.items import CaseItem, pack
-from pytest_bizbench.payload import PAYLOAD_KEY, SCORED, DocumentPayload, find_property
+from pytest_bizbench.payload import SCORED, DocumentPayload, read_payload
 from pytest_bizbench.predictions import PredictionSource
 from pytest_bizbench.sdk import (
     BenchmarkPlugin,
@@ -100,7 +100,7 @@ def test_the_aggregator_compresses_only_in_a_large_run(monkeypatch: pytest.Monke
     long = {"note": "y" * COMPRESS_FROM}
     for n in range(4):
         data = payload({**long, "n": n}, f"d{n}")
-        aggregator.add_report(f"c.jsonl::d{n}", "call", "passed", [("bizbench", data)], "")
+        aggregator.add_report(f"c.jsonl::d{n}", "call", "passed", data, "")
     kept = list(aggregator.documents.values())
     assert [type(d.packed_details) for d in kept] == [str, str, bytes, bytes]
     assert [d.details["n"] for d in kept] == [0, 1, 2, 3]
@@ -296,24 +296,23 @@ def test_a_payload_sent_as_text_reads_back_as_the_same_property() -> None:
         details={"fields": {"k": {"score": 0.5, "actual": "é\ud800"}}},
         labels=("x",),
     )
-    as_dict, as_text = payload.properties(), payload.properties(as_text=True)
-    assert [name for name, _ in as_text] == [name for name, _ in as_dict]
-    text = dict(as_text)[PAYLOAD_KEY]
+    text = payload.travelling(as_text=True)
     assert isinstance(text, str)
     assert text.isascii()
-    assert find_property(as_text) == find_property(as_dict) == payload.to_property()
+    assert read_payload(text) == read_payload(payload.travelling()) == payload.to_property()
 
 
-def test_only_a_payload_of_ours_is_read_under_our_property_name() -> None:
-    """Another plugin's text or mapping under the same name is passed over, not parsed
-    into an internal error; the payload published after it is still found."""
+def test_only_a_payload_of_ours_is_read_from_our_report_attribute() -> None:
+    """Another plugin's text or mapping under the same attribute is passed over, not
+    parsed into an internal error."""
     ours = DocumentPayload(status="scored", benchmark="b", model="m", id="c1", case="a",
                            case_hash="h", score=1.0)  # fmt: skip
-    foreign: list[tuple[str, Any]] = [
-        (PAYLOAD_KEY, "tagged by CI"),
-        (PAYLOAD_KEY, {"status": "green"}),
-        (PAYLOAD_KEY, '{"status": "green"}'),
-        (PAYLOAD_KEY, "[" * 100_000),  # deeper than the JSON reader's recursion
+    foreign: list[Any] = [
+        "tagged by CI",
+        {"status": "green"},
+        '{"status": "green"}',
+        "[" * 100_000,  # deeper than the JSON reader's recursion
+        None,
     ]
-    assert find_property(foreign) is None
-    assert find_property([*foreign, *ours.properties(as_text=True)]) == ours.to_property()
+    assert [read_payload(value) for value in foreign] == [None] * len(foreign)
+    assert read_payload(ours.travelling(as_text=True)) == ours.to_property()

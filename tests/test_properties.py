@@ -100,9 +100,9 @@ def aggregate(schedule: list[DocumentPayload]) -> tuple[Aggregator, dict[tuple[s
     aggregator = Aggregator()
     for p in schedule:
         nodeid = f"{p.case}::{p.id}[{p.benchmark}]"
-        aggregator.add_report(nodeid, "setup", "passed", [], "")
-        aggregator.add_report(nodeid, "call", "passed", p.properties(), "")
-        aggregator.add_report(nodeid, "teardown", "passed", [], "")
+        aggregator.add_report(nodeid, "setup", "passed", None, "")
+        aggregator.add_report(nodeid, "call", "passed", p.to_property(), "")
+        aggregator.add_report(nodeid, "teardown", "passed", None, "")
     metrics, problems = metrics_by_benchmark(aggregator.by_benchmark(), Registry((BENCH,)))
     assert problems == []
     return aggregator, metrics
