@@ -1,4 +1,4 @@
-"""Scale figures the parametrize comparison does not give (SPEC §11, issue 7).
+"""Scale figures the parametrize comparison does not give (issue 7).
 
   xdist   a CPU-bound suite (a benchmark that spends --cpu-ms per document) run with
           -n 0 and -n 2: the speedup, and whether both reports agree outside "run";

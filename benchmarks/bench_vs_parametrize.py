@@ -1,4 +1,4 @@
-"""Time the plugin against a hand-written parametrize suite and a bare loop (SPEC §11).
+"""Time the plugin against a hand-written parametrize suite and a bare loop.
 
 Generates a suite per size in a temporary directory, then runs each configuration as
 a whole subprocess, interleaved A B C A B C ... so machine drift hits all alike:

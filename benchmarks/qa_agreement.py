@@ -1,4 +1,4 @@
-"""How far `qa-answer` agrees with human graders on a labelled answer set (SPEC §5.4).
+"""How far `qa-answer` agrees with human graders on a labelled answer set.
 
 A set (`tests/data/qa_agreement/` by default) is FinanceBench-style QA rows in
 `questions.jsonl` (named so that `pytest tests` does not collect them as cases) and

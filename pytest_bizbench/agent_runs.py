@@ -1,6 +1,6 @@
 """Agent-run records (`*.agent-runs.jsonl`) summarised per model, on the controller.
 
-Run files make no items (SPEC §2), and under pytest-xdist the controller collects
+Run files make no items, and under pytest-xdist the controller collects
 nothing, so no test report could carry them. Instead the controller finds them
 itself, the same way with and without xdist: every file under the session's
 paths (`config.args`, so `testpaths` too) whose name matches

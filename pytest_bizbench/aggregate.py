@@ -2,7 +2,7 @@
 
 Everything here is fed from `pytest_runtest_logreport` (or, for merged shards,
 from saved report documents), never from worker state, so a serial run and an
-xdist run aggregate the same data the same way (SPEC §9).
+xdist run aggregate the same data the same way.
 """
 
 from __future__ import annotations

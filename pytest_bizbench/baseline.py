@@ -1,4 +1,4 @@
-"""Regression comparison against a baseline report, and when a run may become one (SPEC §7).
+"""Regression comparison against a baseline report, and when a run may become one.
 
 Both sides of a comparison are read as report data (the baseline from its file,
 the candidate from the run or from a second file), so a run with
@@ -204,7 +204,7 @@ def _honest(
     pairs: Sequence[Pair], deltas: Sequence[float]
 ) -> tuple[dict[str, Any], Clustered | None]:
     """McNemar on pass/fail, the clustered error where documents carry a cluster,
-    and the minimum detectable effect (SPEC §16)."""
+    and the minimum detectable effect."""
     test = mcnemar((b.get("outcome") == PASSED, c.get("outcome") == PASSED) for _, b, c in pairs)
     keys = [_cluster_of(c) for _, _, c in pairs]
     robust = None
@@ -385,7 +385,7 @@ def compare_reports(
 
 
 def save_refusal(completeness: Completeness, options: BaselineOptions) -> str | None:
-    """Why this run may not become the baseline, or None when it may (SPEC §7)."""
+    """Why this run may not become the baseline, or None when it may."""
     if options.save_path is None or options.force:
         return None
     why = []

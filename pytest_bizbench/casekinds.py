@@ -1,4 +1,4 @@
-"""The case types the plugin collects, and how each meets its prediction (SPEC §2, §3).
+"""The case types the plugin collects, and how each meets its prediction.
 
 A case kind says which files it reads, how it loads them into cases, under which
 key a case's prediction is filed, and how a case and its prediction become the

@@ -1,4 +1,4 @@
-"""The `bizbench` command (SPEC §12)."""
+"""The `bizbench` command."""
 
 from __future__ import annotations
 

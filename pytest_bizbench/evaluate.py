@@ -101,7 +101,7 @@ def predict(
     *,
     cache: PredictionCache | None = None,
 ) -> Prediction:
-    """Look up a prediction: files, then inline, then the live hook (SPEC §3), whose
+    """Look up a prediction: files, then inline, then the live hook, whose
     answers `cache` keeps when given.
 
     Raises PredictionError when a prediction file cannot be read, and

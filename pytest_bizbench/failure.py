@@ -1,4 +1,4 @@
-"""Failures of case items, and how they read in pytest's output (SPEC §4)."""
+"""Failures of case items, and how they read in pytest's output."""
 
 from __future__ import annotations
 

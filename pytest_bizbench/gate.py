@@ -1,4 +1,4 @@
-"""Aggregate thresholds and the gate verdict (SPEC §6)."""
+"""Aggregate thresholds and the gate verdict."""
 
 from __future__ import annotations
 

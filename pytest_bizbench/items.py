@@ -1,4 +1,4 @@
-"""Case files as pytest collectors and cases as items (SPEC §2, §4).
+"""Case files as pytest collectors and cases as items.
 
 Shaped like pytest's "non-Python tests" example, with one departure: a file that
 cannot be read yields an error item instead of raising from `collect()`, so every

@@ -1,4 +1,4 @@
-"""`bizbench merge`: reports of CI shards -> the report one run of every shard gives (SPEC §9).
+"""`bizbench merge`: reports of CI shards -> the report one run of every shard gives.
 
 Saved documents go back through the aggregator and `judging.conclude`, the
 code a live run uses, with the benchmarks, thresholds and baseline of the

@@ -1,4 +1,4 @@
-"""Where the system's outputs come from: prediction files per model (SPEC §3).
+"""Where the system's outputs come from: prediction files per model.
 
 Sources are opened lazily and cached per process, so each worker reads a
 prediction file at most once (a bad line costs that line, a bad file is one cached

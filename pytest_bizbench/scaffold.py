@@ -1,4 +1,4 @@
-"""`bizbench scaffold benchmark NAME`: a benchmark project that passes at once (SPEC §12).
+"""`bizbench scaffold benchmark NAME`: a benchmark project that passes at once.
 
 The templates are string constants here rather than package data: they are small,
 and a reader sees the whole project a new user starts from in one file.

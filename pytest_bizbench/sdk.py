@@ -1,4 +1,4 @@
-"""The benchmark SDK: the types a benchmark author writes against (SPEC §1).
+"""The benchmark SDK: the types a benchmark author writes against.
 
 It imports no pytest: a badly declared benchmark raises `BenchmarkDefinitionError`,
 which the registry reports as `pytest.UsageError`. The `regex` package is imported
@@ -498,7 +498,7 @@ IDENTITY_FIELDS = (
 
 
 def identity_problems(cls: type) -> list[tuple[str, str]]:
-    """(field, problem) pairs for a benchmark class's identity (SPEC §1)."""
+    """(field, problem) pairs for a benchmark class's identity."""
     problems: list[tuple[str, str]] = []
 
     def need(attr: str, ok: Callable[[Any], bool], what: str) -> None:

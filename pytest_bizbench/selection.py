@@ -1,4 +1,4 @@
-"""Narrowing the QA questions a run asks: `--bizbench-subset` and `--bizbench-limit` (SPEC §5.4).
+"""Narrowing the QA questions a run asks: `--bizbench-subset` and `--bizbench-limit`.
 
 Applied to the collected items, after pytest's own `-k`/`-m`, so the questions left
 out never reach the prediction hook. The limit keeps the first N questions in item

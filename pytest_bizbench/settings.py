@@ -47,7 +47,7 @@ class PredictionSpec:
 
 @dataclass(frozen=True, slots=True)
 class BaselineOptions:
-    """Comparison with a baseline report and saving one (SPEC §7)."""
+    """Comparison with a baseline report and saving one."""
 
     path: Path | None = None
     save_path: Path | None = None
@@ -60,7 +60,7 @@ class BaselineOptions:
 
 @dataclass(frozen=True, slots=True)
 class QAOptions:
-    """QA rows (SPEC §5.4): which rows run, how answers are graded, what the model sees."""
+    """QA rows: which rows run, how answers are graded, what the model sees."""
 
     subset: tuple[str, ...] = ()  # question types kept; empty keeps all
     limit: int | None = None  # first N questions kept, after the subset

@@ -1,5 +1,5 @@
 """Statistics of a comparison: paired deltas, bootstrap and clustered intervals,
-McNemar's test, Holm's adjustment and the minimum detectable effect (SPEC §7, §16).
+McNemar's test, Holm's adjustment and the minimum detectable effect.
 
 Plain numbers in, plain numbers out, and deterministic: the resampling uses a
 fixed seed over the deltas in sorted order, so one set of deltas always gives

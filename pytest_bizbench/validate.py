@@ -1,4 +1,4 @@
-"""`bizbench validate`: check benchmark modules and case files before a run (SPEC §12).
+"""`bizbench validate`: check benchmark modules and case files before a run.
 
 It reuses the checks registration and collection apply (`sdk.identity_problems`,
 the case kinds' loaders), so a file that validates clean is one a run accepts.
@@ -131,7 +131,8 @@ def _class_checks(cls: type) -> Iterator[Check]:
 
 
 def check_module(path: Path) -> Iterator[Check]:
-    """The checks of SPEC §12 in order; a failed import or no class stops the list."""
+    """The checks `bizbench validate` makes, in order; a failed import or no class
+    stops the list."""
     try:
         require_regular(path)  # importing a FIFO would block
     except UnsafeInputError as exc:

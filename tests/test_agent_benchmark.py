@@ -1,4 +1,4 @@
-"""`agent-fs` scoring, metrics and the matched B-A comparison, computed by hand (SPEC §5.5)."""
+"""`agent-fs` scoring, metrics and the matched B-A comparison, computed by hand."""
 
 from __future__ import annotations
 

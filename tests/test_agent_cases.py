@@ -1,5 +1,5 @@
 """Loading agent tasks and agent-run records: every bad row is a located error and
-never costs the other rows (SPEC §2, §5.5, §10)."""
+never costs the other rows."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """Agent tasks end to end: workspaces as predictions, item outcomes, the report, the
-matched B-A comparison and run summaries, serially and under xdist (SPEC §5.5, §9)."""
+matched B-A comparison and run summaries, serially and under xdist."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """The file-system assertion grader: each kind passing and failing for each cause,
-escape attempts refused before anything is read, bounded reads and regexes (SPEC §5.5)."""
+escape attempts refused before anything is read, bounded reads and regexes."""
 
 from __future__ import annotations
 

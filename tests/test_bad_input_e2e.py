@@ -1,4 +1,4 @@
-"""Bad input end to end: an error item naming file and line, nothing else lost (SPEC §10)."""
+"""Bad input end to end: an error item naming file and line, nothing else lost."""
 
 from __future__ import annotations
 

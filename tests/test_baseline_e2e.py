@@ -1,4 +1,4 @@
-"""Baselines end to end: save, compare, verdicts in the gate, refusals to save (SPEC §6, §7)."""
+"""Baselines end to end: save, compare, verdicts in the gate, refusals to save."""
 
 from __future__ import annotations
 
@@ -375,7 +375,7 @@ def test_ini_baseline_is_relative_to_the_ini_file_and_saving_accepts_verdicts(
     assert comparison(suite)["verdict"] == "neutral"
 
 
-# The noisy candidate of SPEC §7's example: every baseline case scores 0.5; the
+# A noisy candidate: every baseline case scores 0.5; the
 # candidate scores 1.0 on 94 cases and 0.0 on 106. Accuracy 0.5 -> 0.47 (-0.03, past
 # the -0.02 bound), but per-case deltas of +-0.5 give a standard error of 0.035 and a
 # 95% CI of about [-0.10, +0.04], which contains 0.

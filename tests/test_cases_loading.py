@@ -1,5 +1,5 @@
 """Ground-truth loading: every bad input gives a located CaseError and never costs
-the other documents in the file (SPEC §2, §10)."""
+the other documents in the file."""
 
 from __future__ import annotations
 

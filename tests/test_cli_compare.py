@@ -1,4 +1,4 @@
-"""`bizbench compare` and `bizbench report`: saved reports judged and rendered (SPEC §12)."""
+"""`bizbench compare` and `bizbench report`: saved reports judged and rendered."""
 
 from __future__ import annotations
 

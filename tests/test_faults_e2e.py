@@ -1,5 +1,5 @@
 """Faults during a run under pytest-xdist: a killed worker, a signal to the controller,
-an unwritable report. Each keeps what was scored and says what went wrong (SPEC §8, §9)."""
+an unwritable report. Each keeps what was scored and says what went wrong."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Threshold syntax, metric paths and gate reasons (SPEC §6)."""
+"""Threshold syntax, metric paths and gate reasons."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The honest-comparison keys of a comparison with the baseline (SPEC §16): McNemar,
+"""The honest-comparison keys of a comparison with the baseline: McNemar,
 clustered errors, MDE, Holm over the run, the inconclusive verdict and the
 detectability sentence, computed from report documents."""
 

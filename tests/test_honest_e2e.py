@@ -1,4 +1,4 @@
-"""Honest comparisons end to end (SPEC §16): the report keys, the terminal columns and
+"""Honest comparisons end to end: the report keys, the terminal columns and
 sentence, the inconclusive verdict everywhere it is shown, flaky cases as xfail, and
 `bizbench compare` computing the same from two saved reports."""
 

@@ -1,5 +1,5 @@
 """The statistics of an honest comparison, against values worked out by hand or by an
-independent formula (SPEC §16): McNemar, Holm, clustered errors, MDE, pass^k, flips."""
+independent formula: McNemar, Holm, clustered errors, MDE, pass^k, flips."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""A corpus of hostile case files, one per row of SPEC §10 (tests/data/hostile/).
+"""A corpus of hostile case files, one per kind of bad input (tests/data/hostile/).
 
 Each file runs in a suite next to a good case file: the bad file is a clear error
 naming the file (and line), the good case is still scored, the report is written,

@@ -399,7 +399,7 @@ def test_a_prediction_file_is_read_once_however_many_cases_ask(
     assert reads == [good, bad]
 
 
-# --- SPEC: rows that match no case are one note per source -------------------------
+# --- rows that match no case are one note per source ------------------------------
 
 
 def test_prediction_rows_that_match_no_case_are_one_note_per_source(suite: Suite) -> None:

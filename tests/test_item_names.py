@@ -1,4 +1,4 @@
-"""Item names and their inverse, used for items known only by node id (SPEC §2, §9)."""
+"""Item names and their inverse, used for items known only by node id."""
 
 from __future__ import annotations
 

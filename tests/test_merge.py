@@ -1,4 +1,4 @@
-"""`bizbench merge`: CI shard reports make the report of one full run (SPEC §9)."""
+"""`bizbench merge`: CI shard reports make the report of one full run."""
 
 from __future__ import annotations
 

@@ -66,7 +66,7 @@ def test_scores_are_always_in_0_1(expected: dict[str, Any], actual: dict[str, An
 @given(ground_truths)
 def test_identical_input_scores_1(expected: dict[str, Any]) -> None:
     if all(v is None for v in expected.values()):
-        return  # no field to score: 0.0 by definition (SPEC §5.1)
+        return  # no field to score: 0.0 by definition
     assert score(expected, expected)[0] == 1.0
 
 

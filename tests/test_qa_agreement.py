@@ -1,4 +1,4 @@
-"""Agreement of `qa-answer` with human labels on the labelled answer sets (SPEC §5.4).
+"""Agreement of `qa-answer` with human labels on the labelled answer sets.
 
 The sets are ours (`tests/data/qa_agreement/`): the main set and `holdout/` were
 written before scorer fixes they prompted, `blind/` after them; the floors below

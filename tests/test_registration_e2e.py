@@ -1,4 +1,4 @@
-"""The three ways of registering a benchmark, and registration errors (SPEC §1)."""
+"""The three ways of registering a benchmark, and registration errors."""
 
 from __future__ import annotations
 

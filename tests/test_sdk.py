@@ -1,4 +1,4 @@
-"""The benchmark SDK: documents, rules, default compute/compare, validation (SPEC §1)."""
+"""The benchmark SDK: documents, rules, default compute/compare, validation."""
 
 from __future__ import annotations
 

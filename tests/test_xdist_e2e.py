@@ -1,4 +1,4 @@
-"""The same suite serially and under pytest-xdist gives the same report (SPEC §9)."""
+"""The same suite serially and under pytest-xdist gives the same report."""
 
 from __future__ import annotations
 
@@ -104,7 +104,7 @@ def test_crashed_worker_item_is_an_error_and_the_rest_is_scored(
     assert crashed, report["completeness"]["errors"]
     docs = report["benchmarks"]["totals"]["models"]["v1"]["documents"]
     assert {d["id"] for d in docs if d["outcome"] == "passed"} == {f"inv-{i:03d}" for i in range(6)}
-    # the crashed item is a document of its benchmark and model, outcome "error" (SPEC §9)
+    # the crashed item is a document of its benchmark and model, outcome "error"
     (crash,) = [d for d in docs if d["id"] == "crash"]
     assert crash["outcome"] == "error"
     assert crash["score"] is None

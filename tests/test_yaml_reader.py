@@ -1,4 +1,4 @@
-"""The safe YAML reader: JSON data only, every trap an error with its line (SPEC §10)."""
+"""The safe YAML reader: JSON data only, every trap an error with its line."""
 
 from __future__ import annotations
 

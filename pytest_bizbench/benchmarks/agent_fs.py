@@ -1,4 +1,4 @@
-"""`agent-fs`: agent tasks graded by what the agent left on disk (SPEC §5.5).
+"""`agent-fs`: agent tasks graded by what the agent left on disk.
 
 A task's score is the share of its assertions that hold in the post-state
 workspace; with several runs (`run-<n>/`), the mean over runs, plus pass@k over

@@ -1,4 +1,4 @@
-"""`field-accuracy`: every ground-truth field scored by the field ladder (SPEC §5.1)."""
+"""`field-accuracy`: every ground-truth field scored by the field ladder."""
 
 from __future__ import annotations
 

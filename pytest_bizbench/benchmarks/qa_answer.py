@@ -1,4 +1,4 @@
-"""`qa-answer`: answers to questions graded against gold answers, refusals apart (SPEC §5.4, §14).
+"""`qa-answer`: answers to questions graded against gold answers, refusals apart.
 
 Each answer (each sample, when a prediction holds several) is graded by a ladder,
 cheapest and most certain first:

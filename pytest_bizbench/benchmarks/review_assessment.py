@@ -1,5 +1,5 @@
 """`review-assessment`: a requirement's verdict and its cited evidence against the
-golden record (SPEC §5.2).
+golden record.
 
 compliance  yes/partial/no is an ordinal scale: equal 1.0, one step off 0.5, two
             steps off 0.0; `not_applicable` is off the scale: equal 1.0, else 0.0.

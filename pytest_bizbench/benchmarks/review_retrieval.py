@@ -1,4 +1,4 @@
-"""`review-retrieval`: did the system's retrieval find the golden evidence? (SPEC §5.3)
+"""`review-retrieval`: did the system's retrieval find the golden evidence?
 
 Scores a requirement whose prediction carries `retrieved`, a ranked list of parts.
 Each golden part takes the best category over the retrieved parts (EXACT, BROAD,

@@ -1,5 +1,5 @@
 """Agent tasks (`*.agent-tasks.jsonl`), their case kind, and agent-run records
-(`*.agent-runs.jsonl`) (SPEC §5.5).
+(`*.agent-runs.jsonl`).
 
 Never raises on bad input: a file that cannot be read gives one `CaseError`, a bad
 row gives a `CaseError` at its line, and every other row is still returned.
@@ -54,7 +54,7 @@ class AgentTaskCase:
 
 
 class AgentTaskKind:
-    """`*.agent-tasks.jsonl`: tasks graded on the workspace the agent left (SPEC §5.5)."""
+    """`*.agent-tasks.jsonl`: tasks graded on the workspace the agent left."""
 
     name = "agent-tasks"
     suffixes = (TASKS_SUFFIX,)

@@ -1,5 +1,5 @@
 """Review golden records (`*.golden-assessment.yml`, schema 0.4) as cases, one per
-requirement, and the case kind that meets them with their predictions (SPEC §5.2).
+requirement, and the case kind that meets them with their predictions.
 
 Never raises on bad input. A problem with the whole file (unreadable, malformed or
 hostile YAML, a bad header) gives one `CaseError`; a problem inside one requirement

@@ -2,7 +2,7 @@
 
 Never raises on bad input: a file that cannot be read or parsed gives one
 `CaseError`, a bad document gives a `CaseError` in its place, and every other
-document is still returned, in file order (SPEC §2, §10).
+document is still returned, in file order.
 
 Decisions the spec leaves open:
 - A `.json` top-level object is the `{"documents": [...]}` form when it has a
@@ -151,7 +151,7 @@ def _optional(raw: dict[str, Any], key: str, kind: type, expected: str, problems
 
 
 class GroundTruthKind:
-    """`*.ground-truth.json[l]`: documents with expected fields (SPEC §2)."""
+    """`*.ground-truth.json[l]`: documents with expected fields."""
 
     name = "ground-truth"
     suffixes = (".ground-truth.json", ".ground-truth.jsonl")

@@ -1,6 +1,6 @@
 """Strict JSON reading for case files: anything Python's `json` would let through
 silently (duplicate keys, NaN, overflowing numbers, depth bombs, bad bytes) is
-rejected as an `InputError` carrying a line where one is known (SPEC §10)."""
+rejected as an `InputError` carrying a line where one is known."""
 
 from __future__ import annotations
 

@@ -15,7 +15,7 @@ _CANONICAL = json.JSONEncoder(
 
 
 def content_hash(raw: Any) -> str:
-    """Content identity of a case, independent of key order and formatting (SPEC §7)."""
+    """Content identity of a case, independent of key order and formatting."""
     canonical = _CANONICAL.encode(raw)
     # surrogatepass: a lone "\ud800" escape is valid JSON but not encodable UTF-8.
     return hashlib.sha256(canonical.encode("utf-8", "surrogatepass")).hexdigest()[:16]
@@ -34,7 +34,7 @@ class CaseError:
     """A problem with a case file or one case in it; becomes an error item.
 
     It is a value rather than an exception so that one bad case never stops the
-    loader from returning the others (SPEC §10).
+    loader from returning the others.
     """
 
     path: str
@@ -50,11 +50,11 @@ class CaseError:
 
 @dataclass(frozen=True, slots=True)
 class GroundTruthCase:
-    """One validated ground-truth document (SPEC §2).
+    """One validated ground-truth document.
 
     `extracted_fields` stays None when the key is absent so predictions can tell
     "no inline output" from "inline output with no fields"; `case_hash` lets a
-    baseline notice that a case changed under the same id (SPEC §7).
+    baseline notice that a case changed under the same id.
     """
 
     id: str

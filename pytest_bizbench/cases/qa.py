@@ -1,4 +1,4 @@
-"""Loading `*.qa.jsonl` question-answer rows, and the `qa` case kind (SPEC §2, §3, §5.4).
+"""Loading `*.qa.jsonl` question-answer rows, and the `qa` case kind.
 
 Never raises on bad input: a file that cannot be read gives one `CaseError`, a bad
 row (no question, no gold answer, a wrong type, a repeated id) gives a `CaseError`
@@ -269,7 +269,7 @@ def _tags(raw: dict[str, Any], kind: str, problems: list[str]) -> dict[str, Any]
 
 
 class QAKind:
-    """`*.qa.jsonl`: questions with gold answers, graded by `qa-answer` (SPEC §5.4)."""
+    """`*.qa.jsonl`: questions with gold answers, graded by `qa-answer`."""
 
     name = "qa"
     suffixes = (SUFFIX,)

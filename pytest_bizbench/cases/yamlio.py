@@ -1,4 +1,4 @@
-"""Safe YAML reading for case and prediction files: JSON data only (SPEC §10).
+"""Safe YAML reading for case and prediction files: JSON data only.
 
 YAML can say far more than JSON, and most of the extra is a trap for data files:
 `no` read as False, `2024-01-05` as a date, `!!set`/`!!binary`/`!!python/...` tags,

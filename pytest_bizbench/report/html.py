@@ -1,4 +1,4 @@
-"""A report as one self-contained HTML page (SPEC §12): inline CSS and SVG, no scripts.
+"""A report as one self-contained HTML page: inline CSS and SVG, no scripts.
 
 Nothing is fetched, so the page opens from `file://`, from a CI artifact or an
 e-mail attachment alike; charts are plain SVG, so there is no JavaScript to fail.

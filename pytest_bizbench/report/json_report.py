@@ -34,7 +34,7 @@ class RunResult:
     run: dict[str, Any]
     comparisons: Mapping[tuple[str, str], dict[str, Any]] = field(default_factory=dict)
     paired: Mapping[str, dict[str, Any]] = field(default_factory=dict)
-    #: benchmark -> model -> summary of `*.agent-runs.jsonl` records (SPEC §5.5)
+    #: benchmark -> model -> summary of `*.agent-runs.jsonl` records
     runs: Mapping[str, dict[str, Any]] = field(default_factory=dict)
 
     @property

@@ -31,7 +31,7 @@ class ReportError(Exception):
 
 
 def _problem(report: object) -> str | None:
-    """The first way `report` falls short of what readers rely on (SPEC §8)."""
+    """The first way `report` falls short of what readers rely on."""
     if not isinstance(report, dict):
         return "the top level is not a JSON object"
     if report.get("schema_version") != SCHEMA_VERSION:

@@ -199,7 +199,7 @@ def _ci(paired: Mapping[str, Any]) -> str:
 
 
 def comparison_table(comparisons: Comparisons, headlines: Mapping[str, str]) -> Table | None:
-    """One row per benchmark x model compared with the baseline (SPEC §7)."""
+    """One row per benchmark x model compared with the baseline."""
     if not comparisons:
         return None
     header = [

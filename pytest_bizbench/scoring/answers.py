@@ -1,4 +1,4 @@
-"""Grading one answer against a QA row's gold answer: `exact`, `contains`, `numeric` (SPEC §5.4).
+"""Grading one answer against a QA row's gold answer: `exact`, `contains`, `numeric`.
 
 - `exact`: equal after normalisation (NFKC, case-folded, whitespace collapsed,
   surrounding punctuation and quotes dropped: `"Yes."` equals `yes`).

@@ -1,4 +1,4 @@
-"""File-system assertions graded against an agent's post-state workspace (SPEC §5.5).
+"""File-system assertions graded against an agent's post-state workspace.
 
 A workspace directory and one assertion in, one result out:
 `{kind, path, passed, skipped, reason}`, where `reason` names the proximate cause of

@@ -1,4 +1,4 @@
-"""The field ladder (SPEC §5.1): one extracted value against its ground truth.
+"""The field ladder: one extracted value against its ground truth.
 
 Rungs run cheapest and most certain first, and the first that can decide does:
 a value the parsers can read (bool, number, date) is decided by them and never by

@@ -1,4 +1,4 @@
-"""Matching evidence passages by their text: the categories of SPEC §5.3.
+"""Matching evidence passages by their text: the retrieval categories.
 
 A passage (a golden evidence part, a cited or a retrieved part) is read as
 `f"{title}\\n\\n{text}"` on both sides, then normalised like every text comparison

@@ -1,4 +1,4 @@
-"""Telling a model that declined to answer from one that answered wrongly (SPEC §5.4, §14).
+"""Telling a model that declined to answer from one that answered wrongly.
 
 FinanceBench-style evaluations report non-answers apart from wrong answers: "the
 filing does not give this" fails differently from an invented number. `detect`
