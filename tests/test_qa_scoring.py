@@ -13,12 +13,13 @@ from pytest_bizbench.scoring.answers import (
     requested_decimals,
     targets,
 )
+from pytest_bizbench.scoring.refusal import is_refusal
 
 IN_MILLIONS = "What is the FY2018 capital expenditure amount (in USD millions)?"
 
 
 def numeric(gold: str, answer: str, question: str = "") -> bool:
-    return grade("numeric", gold, answer, question).correct
+    return grade("numeric", gold, answer, question, declines=is_refusal).correct
 
 
 # --- exact and contains -------------------------------------------------------
@@ -245,7 +246,7 @@ def test_yes_no_gold() -> None:
     assert polarity("No information is given") is None  # "no" needs punctuation
     gold = "Yes. The quick ratio improved from 0.8 to 0.96."
     assert numeric(gold, "Yes, it improved.")
-    verdict = grade("numeric", gold, "No, it worsened.")
+    verdict = grade("numeric", gold, "No, it worsened.", declines=is_refusal)
     assert (verdict.correct, verdict.reason) == (False, "opposite-answer")
     # without a yes/no of its own, the gold's numbers decide
     assert numeric(gold, "It went from 0.8 to 0.96.")
@@ -254,20 +255,20 @@ def test_yes_no_gold() -> None:
     assert numeric("No", "No impairment was recorded.")
     assert not numeric("No", "No information about impairment is given.")
     # a yes/no gold without numbers cannot tell
-    verdict = grade("numeric", "Yes", "The company is capital intensive.")
+    verdict = grade("numeric", "Yes", "The company is capital intensive.", declines=is_refusal)
     assert (verdict.correct, verdict.decided) == (False, False)
 
 
 def test_text_gold_under_numeric_falls_back_to_exact_then_contains() -> None:
     assert numeric("Smith & Lowe LLP", "The auditor is Smith & Lowe LLP.")
-    verdict = grade("numeric", "Smith & Lowe LLP", "Another firm")
+    verdict = grade("numeric", "Smith & Lowe LLP", "Another firm", declines=is_refusal)
     assert (verdict.correct, verdict.rung, verdict.decided) == (False, "contains", False)
 
 
 def test_no_number_and_out_of_tolerance_reasons() -> None:
-    assert grade("numeric", "0.96", "It improved a lot.").reason == "no-number"
-    assert grade("numeric", "0.96", "It was 1.5.").reason == "out-of-tolerance"
-    assert grade("numeric", "0.96", "It was 0.96.").matched == "0.96"
+    assert grade("numeric", "0.96", "It improved a lot.", declines=is_refusal).reason == "no-number"
+    assert grade("numeric", "0.96", "It was 1.5.", declines=is_refusal).reason == "out-of-tolerance"
+    assert grade("numeric", "0.96", "It was 0.96.", declines=is_refusal).matched == "0.96"
 
 
 def test_numeric_gold() -> None:
@@ -278,8 +279,12 @@ def test_numeric_gold() -> None:
 
 
 def test_a_no_that_opens_a_refusal_answers_no_yes_no_question() -> None:
-    assert not grade("numeric", "No", "No, I can't say whether it did.").correct
-    assert grade("numeric", "No", "No, the company did not pay one.").correct
+    assert not grade(
+        "numeric", "No", "No, I can't say whether it did.", declines=is_refusal
+    ).correct
+    # the detector is what tells it: without one, the opening "No" is read as the answer
+    assert grade("numeric", "No", "No, I can't say whether it did.").correct
+    assert grade("numeric", "No", "No, the company did not pay one.", declines=is_refusal).correct
 
 
 def test_the_words_before_a_number_are_read_near_it_and_only_whole() -> None:

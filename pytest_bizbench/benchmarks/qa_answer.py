@@ -39,6 +39,7 @@ from pytest_bizbench.scoring.refusal import (
     NonAnswerJudge,
     detect,
     hook_nonanswer_judge,
+    is_refusal,
 )
 from pytest_bizbench.scoring.text import cosine
 from pytest_bizbench.sdk import BenchmarkPlugin, ExtendedDocument, ScoredDocument, by_id
@@ -154,7 +155,7 @@ class QAAnswer(BenchmarkPlugin):
         entry: dict[str, Any] = {"expected": gold, "actual": answer, **_verdict(None, "catalog")}
         if decision.refused and decision.refusal_class == "empty-structural":
             return self._refused(entry, decision, "catalog")
-        verdict = grade(scorer, gold, answer, question)
+        verdict = grade(scorer, gold, answer, question, declines=is_refusal)
         if verdict.correct and not (decision.refused and _is_year(verdict.matched)):
             return {"score": 1.0, "rung": verdict.rung, **entry, "matched": verdict.matched}
         if decision.agrees_with_gold:

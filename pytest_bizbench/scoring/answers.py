@@ -57,7 +57,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 
@@ -273,14 +273,26 @@ def is_numeric_gold(gold: str) -> bool:
     return polarity(gold) is None and bool(targets(gold))
 
 
-def grade(scorer: str, gold: str, answer: str, question: str = "") -> Verdict:
-    """Grade one answer with one scorer; `question` gives numeric its scale and rounding."""
+def grade(
+    scorer: str,
+    gold: str,
+    answer: str,
+    question: str = "",
+    *,
+    declines: Callable[[str], bool] | None = None,
+) -> Verdict:
+    """Grade one answer with one scorer; `question` gives numeric its scale and rounding.
+
+    `declines` tells a "No, I can't say" from a "no" (the non-answer detector,
+    `refusal.is_refusal`); it is passed in because that detector grades answers
+    with this module, so neither module imports the other both ways.
+    """
     if scorer == "exact":
         return _exact(gold, answer)
     if scorer == "contains":
         return _contains(gold, answer)
     if scorer == "numeric":
-        return _numeric(gold, answer, question)
+        return _numeric(gold, answer, question, declines)
     raise ValueError(f"unknown scorer {scorer!r} (use one of {', '.join(SCORERS)})")
 
 
@@ -297,25 +309,23 @@ def _contains(gold: str, answer: str) -> Verdict:
     return Verdict(False, "contains", "not-contained", decided=False)
 
 
-def _answer_polarity(answer: str) -> str | None:
+def _answer_polarity(answer: str, declines: Callable[[str], bool] | None) -> str | None:
     """The answer's yes or no; "No dividend was paid" says no too, unless the answer
     declines ("No information is given", "No, I can't say")."""
     given = polarity(answer)
     if given is None and normalize_answer(answer).startswith("no "):
         given = "no"
-    if given is None:
+    if given is None or (declines is not None and declines(answer)):
         return None
-    # refusal grades answers with this module: imported here, so neither module
-    # needs the other to be loaded first (no import cycle)
-    from pytest_bizbench.scoring.refusal import is_refusal
-
-    return None if is_refusal(answer) else given
+    return given
 
 
-def _numeric(gold: str, answer: str, question: str) -> Verdict:
+def _numeric(
+    gold: str, answer: str, question: str, declines: Callable[[str], bool] | None
+) -> Verdict:
     wanted = polarity(gold)
     if wanted is not None:
-        given = _answer_polarity(answer)
+        given = _answer_polarity(answer, declines)
         if given is not None:
             reason = None if given == wanted else "opposite-answer"
             return Verdict(given == wanted, "yes-no", reason, given if given == wanted else None)

@@ -42,7 +42,7 @@ import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from pytest_bizbench.scoring import answers  # a module: answers reads this one too
+from pytest_bizbench.scoring import answers
 from pytest_bizbench.scoring.judge import NONANSWER_FIELD, checked_grade
 from pytest_bizbench.scoring.ladder import JudgeFn
 from pytest_bizbench.scoring.references import MONTH_BEFORE, REFERENCE_WORDS, ends_at
@@ -398,7 +398,7 @@ def detect(
         steps_left = [
             c for c in clauses if c.position >= max(figures) and _INSTRUCTION.match(c.text)
         ]
-        if steps_left and not answers.grade("numeric", gold, answer, question).correct:
+        if steps_left and not _numeric_correct(gold, answer, question):
             # a step, then how to finish: the work stopped short of the value
             return Decision(REFUSED, PARTIAL_WORK.slug, _cut(steps_left[-1].sentence))
     if figures or kind not in ("numeric", "any", "yes-no"):
@@ -513,10 +513,15 @@ def _gives_gold_figure(gold: str, answer: str, question: str, kind: str) -> bool
     ("$14.8 billion, of which $9.6 billion funded"): what it leaves out after that is a
     part, not the answer. A gold's later figures are often its workings, and a yes/no
     gold's figures its reasons, so they do not count."""
-    if answers.grade("numeric", gold, answer, question).correct:
+    if _numeric_correct(gold, answer, question):
         return True
     goals = answers.targets(gold) if kind == "numeric" else []
-    return bool(goals) and answers.grade("numeric", goals[0].text, answer, question).correct
+    return bool(goals) and _numeric_correct(goals[0].text, answer, question)
+
+
+def _numeric_correct(gold: str, answer: str, question: str) -> bool:
+    """The numeric scorer's verdict, with this detector telling it a declining "No"."""
+    return answers.grade("numeric", gold, answer, question, declines=is_refusal).correct
 
 
 def _open_end(question: str, clauses: list[_Clause], hits: list[_Hit]) -> _Hit | None:
