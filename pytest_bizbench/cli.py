@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from pytest_bizbench import __version__
 from pytest_bizbench.baseline import compare_reports
 from pytest_bizbench.escape import terminal_text
 from pytest_bizbench.merge import MergeCommand, Shard
@@ -29,6 +30,7 @@ from pytest_bizbench.settings import BaselineOptions
 from pytest_bizbench.validate import ValidateUsageError, validate
 
 USAGE_ERROR = 2
+CLOSED_PIPE = 128 + 13  # killed by SIGPIPE, as a shell reports it
 
 
 def _with_plugin(pytest_args: Sequence[str]) -> list[str]:
@@ -163,6 +165,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="bizbench", description="Evaluate systems against ground truth with pytest."
     )
+    parser.add_argument(
+        "--version", action="version", version=f"bizbench (pytest-bizbench) {__version__}"
+    )
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     run = commands.add_parser(
         "run",
@@ -224,7 +229,19 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    argv = list(sys.argv[1:] if argv is None else argv)
+    """Run one command; a reader that closes the pipe early (`| head -1`) ends it
+    quietly with the status a process killed by SIGPIPE has, as Unix tools do."""
+    try:
+        return _command(list(sys.argv[1:] if argv is None else argv))
+    except BrokenPipeError:
+        # Python flushes stdout again at exit: point it at nothing, so that flush
+        # cannot print a second traceback
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return CLOSED_PIPE
+
+
+def _command(argv: list[str]) -> int:
     if argv[:1] == ["run"]:  # everything after `run` is pytest's, options included
         return _run(argv[1:])
     pytest_args: list[str] = []

@@ -4,13 +4,17 @@ from __future__ import annotations
 
 import copy
 import json
+import os
 import re
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 from bizhelpers import Suite, doc
 
+from pytest_bizbench import __version__
 from pytest_bizbench.cli import main
 from pytest_bizbench.report.html import render_html
 from pytest_bizbench.report.reader import recorded_registry
@@ -208,3 +212,34 @@ def test_report_to_an_unwritable_path_exits_2(
     code, _, err = run_cli(capsys, "report", name, "-o", str(Path("blocker") / "r.md"))
     assert code == 2
     assert "cannot write blocker/r.md" in err
+
+
+def test_version_prints_the_packages_version(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as info:
+        main(["--version"])
+    assert info.value.code == 0
+    assert capsys.readouterr().out == f"bizbench (pytest-bizbench) {__version__}\n"
+
+
+@pytest.mark.parametrize("command", ["compare", "report"])
+def test_a_closed_pipe_ends_quietly(suite: Suite, command: str) -> None:
+    """`bizbench compare A B | head -1`: the reader is gone before the first line, so
+    every write meets a closed pipe; the command ends as if killed by SIGPIPE,
+    without a traceback."""
+    name = make_report(suite, "a.json", [RIGHT] * 4)
+    reports = [name, name] if command == "compare" else [name]
+    read_end, write_end = os.pipe()
+    os.close(read_end)
+    try:
+        done = subprocess.run(
+            [sys.executable, "-m", "pytest_bizbench.cli", command, *reports],
+            cwd=suite.path,
+            stdout=write_end,
+            stderr=subprocess.PIPE,
+            text=True,
+            timeout=120,
+            check=False,
+        )
+    finally:
+        os.close(write_end)
+    assert (done.returncode, done.stderr) == (128 + 13, "")
