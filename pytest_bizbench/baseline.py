@@ -140,21 +140,44 @@ def _stale_message(name: str, base: Side, cand: Side) -> str | None:
     )
 
 
-def _delta(pair: Pair) -> float:
-    return float(pair[2]["score"]) - float(pair[1]["score"])
+def _score(doc: Mapping[str, Any]) -> float | None:
+    score = doc["score"]
+    return None if score is None else float(score)
 
 
-def _worst(pairs: Sequence[Pair], count: int) -> list[dict[str, Any]]:
+@dataclass(frozen=True, slots=True)
+class Measure:
+    """The value a comparison pairs per case: the score, or the benchmark's own
+    (`paired_value(document)`, a trajectory's best) with `paired_sign` -1 when a
+    lower value is the better one, so that a delta below 0 is always a loss."""
+
+    value: Callable[[Mapping[str, Any]], float | None] = _score
+    sign: float = 1.0
+
+    @classmethod
+    def of(cls, benchmark: BenchmarkPlugin) -> Measure:
+        value = getattr(benchmark, "paired_value", None)
+        return cls() if value is None else cls(value, float(getattr(benchmark, "paired_sign", 1)))
+
+    def both(self, base: Mapping[str, Any], cand: Mapping[str, Any]) -> bool:
+        return self.value(base) is not None and self.value(cand) is not None
+
+    def delta(self, pair: Pair) -> float:
+        return self.sign * (float(self.value(pair[2]) or 0.0) - float(self.value(pair[1]) or 0.0))
+
+
+def _worst(pairs: Sequence[Pair], count: int, measure: Measure) -> list[dict[str, Any]]:
     """The `count` cases that lost most, with the fields that moved."""
-    losers = [p for p in pairs if _delta(p) < 0.0]
-    losers.sort(key=lambda p: (round(_delta(p), 12), p[0]))  # float noise must not split ties
+    losers = [p for p in pairs if measure.delta(p) < 0.0]
+    # float noise must not split ties
+    losers.sort(key=lambda p: (round(measure.delta(p), 12), p[0]))
     return [
         {
             "case": key[0],
             "id": key[1],
-            "baseline": float(b["score"]),
-            "candidate": float(c["score"]),
-            "delta": _delta((key, b, c)),
+            "baseline": measure.value(b),
+            "candidate": measure.value(c),
+            "delta": measure.delta((key, b, c)),
             "fields": _field_changes(b, c),
         }
         for key, b, c in losers[:count]
@@ -231,12 +254,13 @@ def compare_sides(
     after = {(d["case"], d["id"]): d for d in cand.documents}
     common = sorted(set(before) & set(after))
     changed = {k for k in common if before[k].get("case_hash") != after[k].get("case_hash")}
+    measure = Measure.of(benchmark)
     pairs: list[Pair] = [
         (k, before[k], after[k])
         for k in common
-        if k not in changed and before[k]["score"] is not None and after[k]["score"] is not None
+        if k not in changed and measure.both(before[k], after[k])
     ]
-    deltas = [_delta(p) for p in pairs]
+    deltas = [measure.delta(p) for p in pairs]
     summary = paired_deltas(deltas)
     honest, robust = _honest(pairs, deltas)
     verdict, message = _verdict(
@@ -248,7 +272,7 @@ def compare_sides(
     result.update(
         honest,
         paired={**summary.as_json(), "histogram": histogram(deltas)},
-        worst=_worst(pairs, options.worst_cases),
+        worst=_worst(pairs, options.worst_cases, measure),
         new_cases=_case_list(set(after) - set(before)),
         removed_cases=_case_list(set(before) - set(after)),
         stale_cases=_case_list(changed),
