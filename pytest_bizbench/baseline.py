@@ -16,7 +16,7 @@ import pytest
 
 from pytest_bizbench.aggregate import PASSED, ReportDocument
 from pytest_bizbench.details import FieldChange, FieldEntry, field_entries
-from pytest_bizbench.figures import fmt_number, plural
+from pytest_bizbench.figures import fmt_number, is_number, plural
 from pytest_bizbench.gate import Completeness
 from pytest_bizbench.registry import Registry, fingerprint
 from pytest_bizbench.report.json_report import write_report
@@ -68,6 +68,7 @@ class Side:
     fingerprint: str
     metrics: Mapping[str, Any]
     documents: Sequence[Mapping[str, Any]]
+    config: Mapping[str, Any] = field(default_factory=dict)  # the scoring config
 
     @classmethod
     def from_report(cls, report: Mapping[str, Any], name: str, model: str) -> Side | None:
@@ -75,7 +76,14 @@ class Side:
         data = entry["models"].get(model) if entry else None
         if entry is None or data is None:
             return None
-        return cls(entry["version"], entry["fingerprint"], data["metrics"], data["documents"])
+        config = entry.get("config")
+        return cls(
+            entry["version"],
+            entry["fingerprint"],
+            data["metrics"],
+            data["documents"],
+            config if isinstance(config, Mapping) else {},
+        )
 
 
 def _field_scores(doc: Mapping[str, Any]) -> dict[str, FieldEntry]:
@@ -140,24 +148,29 @@ def _stale_message(name: str, base: Side, cand: Side) -> str | None:
     )
 
 
-def _score(doc: Mapping[str, Any]) -> float | None:
-    score = doc["score"]
-    return None if score is None else float(score)
-
-
 @dataclass(frozen=True, slots=True)
 class Measure:
-    """The value a comparison pairs per case: the score, or the benchmark's own
-    (`paired_value(document)`, a trajectory's best) with `paired_sign` -1 when a
-    lower value is the better one, so that a delta below 0 is always a loss."""
+    """The value a comparison pairs per case: the score, or the numeric detail the
+    benchmark's scoring config names (`paired_on`, a trajectory's `best`), signed by
+    its `lower_is_better` so that a delta below 0 is always a loss."""
 
-    value: Callable[[Mapping[str, Any]], float | None] = _score
+    detail: str | None = None
     sign: float = 1.0
 
     @classmethod
-    def of(cls, benchmark: BenchmarkPlugin) -> Measure:
-        value = getattr(benchmark, "paired_value", None)
-        return cls() if value is None else cls(value, float(getattr(benchmark, "paired_sign", 1)))
+    def of(cls, config: Mapping[str, Any]) -> Measure:
+        detail = config.get("paired_on")
+        if not isinstance(detail, str):
+            return cls()
+        return cls(detail, -1.0 if config.get("lower_is_better") is True else 1.0)
+
+    def value(self, doc: Mapping[str, Any]) -> float | None:
+        if self.detail is None:
+            found = doc["score"]
+        else:
+            details = doc.get("details")
+            found = details.get(self.detail) if isinstance(details, Mapping) else None
+        return float(found) if is_number(found) else None
 
     def both(self, base: Mapping[str, Any], cand: Mapping[str, Any]) -> bool:
         return self.value(base) is not None and self.value(cand) is not None
@@ -254,7 +267,7 @@ def compare_sides(
     after = {(d["case"], d["id"]): d for d in cand.documents}
     common = sorted(set(before) & set(after))
     changed = {k for k in common if before[k].get("case_hash") != after[k].get("case_hash")}
-    measure = Measure.of(benchmark)
+    measure = Measure.of(cand.config)
     pairs: list[Pair] = [
         (k, before[k], after[k])
         for k in common
@@ -384,6 +397,7 @@ def compare_run(
                 fingerprint(benchmark),
                 metrics.get((name, model), {}),
                 Documents(docs),  # details parsed only for the worst cases
+                benchmark.scoring_config(),
             )
             yield name, model, benchmark, base, cand
 

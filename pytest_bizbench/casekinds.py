@@ -89,6 +89,7 @@ class KindSpec:
     name: str
     suffixes: tuple[str, ...]
     path: str
+    own_model: bool = False  # each case names the model it is scored for (`case_model`)
 
 
 AGENT_TASK = "agent-tasks"
@@ -108,9 +109,15 @@ KIND_SPECS: tuple[KindSpec, ...] = (
     ),
     KindSpec("qa", (".qa.jsonl",), "pytest_bizbench.cases.qa:QAKind"),
     KindSpec(
-        "trajectory", (".trajectory.jsonl",), "pytest_bizbench.cases.trajectory:TrajectoryKind"
+        "trajectory",
+        (".trajectory.jsonl",),
+        "pytest_bizbench.cases.trajectory:TrajectoryKind",
+        own_model=True,
     ),
 )
+
+
+OWN_MODEL_KINDS = frozenset(k.name for k in KIND_SPECS if k.own_model)
 
 
 @cache

@@ -108,6 +108,7 @@ class Trajectory(BenchmarkPlugin):
             **super().scoring_config(),
             "score": c.score,
             "lower_is_better": c.lower_is_better,
+            "paired_on": "best",  # what a baseline comparison pairs (baseline.Measure)
             "fields": {
                 "knobs": c.knobs,
                 "mode": c.mode,
@@ -181,13 +182,3 @@ class Trajectory(BenchmarkPlugin):
         }
         metrics["skipped_records"] = dict(sorted(skipped.items()))
         return metrics
-
-    def paired_value(self, document: Mapping[str, Any]) -> float | None:
-        """What a baseline comparison pairs a trajectory on: its best score."""
-        best = (document.get("details") or {}).get("best")
-        return float(best) if is_number(best) else None
-
-    @property
-    def paired_sign(self) -> float:
-        """-1 when a lower best is the better one, so a paired delta above 0 is a gain."""
-        return -1.0 if self.config.lower_is_better else 1.0
