@@ -108,7 +108,7 @@ def test_every_output_shows_the_sections_in_one_order(
         outputs[form] = capsys.readouterr().out
     assert outputs["markdown"] == outputs["step summary"]  # one renderer, one view
     page = outputs["html"]
-    # every golden comparison is neutral: a sentence, not twelve empty histograms; a
+    # every golden comparison is neutral: a sentence, not thirteen empty histograms; a
     # per-field chart for each benchmark that scores fields (field-accuracy, invoice-totals)
     assert 'aria-label="paired per-case deltas"' not in page
     assert "all 48 paired cases unchanged" in page
