@@ -90,7 +90,8 @@ class TrajectoryKind:
         return case.id
 
     def inline_prediction(self, case: TrajectoryCase) -> Any:
-        return {"iterations": len(case.iterations)}
+        """The iterations: never None, so the predict hook is not asked."""
+        return case.iterations
 
     def fields(self, case: TrajectoryCase, raw: Any) -> dict[str, Any] | None:
         """The trajectory's own iterations, whatever a prediction source holds."""
