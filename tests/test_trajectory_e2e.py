@@ -303,3 +303,39 @@ def test_the_report_is_the_same_serially_and_under_xdist(suite: Suite) -> None:
         k: v for k, v in two.items() if k != "run"
     }
     assert sorted(one["benchmarks"][BENCH]["models"]) == ["loop", "loop-2"]
+
+
+CRASH_CONFTEST = """
+import os
+from pytest_bizbench import BenchmarkPlugin, ScoredDocument
+
+class Crash(BenchmarkPlugin):
+    name = "traj-crash"
+    version = "1.0.0"
+    description = "kills its worker on the trajectory 'crash'"
+    target_labels = ["*"]
+    case_type = "trajectory"
+
+    def score(self, document):
+        if document.id == "crash":
+            os._exit(1)
+        return ScoredDocument(document, 1.0, {})
+
+def pytest_bizbench_add_benchmarks(config):
+    return [Crash]
+"""
+
+
+def test_a_crashed_worker_never_files_a_trajectory_under_a_guessed_model(suite: Suite) -> None:
+    suite.write("conftest.py", CRASH_CONFTEST)
+    suite.write("crash.trajectory.jsonl", STUCK)
+    suite.write("ok.trajectory.jsonl", STUCK)
+    result = suite.pytester.runpytest_subprocess("-n", "2", "-k", "traj-crash")
+    assert result.ret == 1
+    report = suite.report()
+    nodeids = [e["nodeid"] for e in report["completeness"]["errors"]]
+    assert nodeids == ["crash.trajectory.jsonl::crash[traj-crash]"]
+    # its model is in the file the worker read: no document under the run's "default"
+    assert list(report["benchmarks"]["traj-crash"]["models"]) == ["loop"]
+    assert [d["id"] for d in suite.documents("traj-crash", "loop").values()] == ["ok"]
+    assert report["gate"]["passed"] is False
