@@ -10,9 +10,11 @@ from typing import Any
 import pytest
 from bizhelpers import Suite, jsonl
 
+from pytest_bizbench.baseline import compare_reports
 from pytest_bizbench.report.html import render_html
 from pytest_bizbench.report.markdown import render_markdown
 from pytest_bizbench.report.reader import recorded_registry
+from pytest_bizbench.settings import BaselineOptions
 
 BENCH = "trajectory"
 
@@ -252,6 +254,9 @@ def test_a_saved_baseline_pairs_trajectories_on_their_best(suite: Suite) -> None
     assert (worst["id"], worst["baseline"], worst["candidate"]) == ("stuck", 1.0, 1.05)
     assert worst["delta"] == pytest.approx(-0.05)
     assert comparison["verdict"] == "neutral"  # one of two beat its baseline, both times
+    # two saved reports (`bizbench compare`) pair the same way, from the recorded config
+    saved_pair = compare_reports(suite.report("b.json"), suite.report(), BaselineOptions())
+    assert saved_pair.results[BENCH, "loop"]["paired"] == comparison["paired"]
 
 
 def test_views_show_the_metrics_table_and_the_chart(suite: Suite) -> None:
