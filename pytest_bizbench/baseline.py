@@ -16,7 +16,7 @@ import pytest
 
 from pytest_bizbench.aggregate import PASSED, ReportDocument
 from pytest_bizbench.details import FieldChange, FieldEntry, field_entries
-from pytest_bizbench.figures import fmt_number, plural
+from pytest_bizbench.figures import fmt_number, is_number, plural
 from pytest_bizbench.gate import Completeness
 from pytest_bizbench.registry import Registry, fingerprint
 from pytest_bizbench.report.json_report import write_report
@@ -68,6 +68,7 @@ class Side:
     fingerprint: str
     metrics: Mapping[str, Any]
     documents: Sequence[Mapping[str, Any]]
+    config: Mapping[str, Any] = field(default_factory=dict)  # the scoring config
 
     @classmethod
     def from_report(cls, report: Mapping[str, Any], name: str, model: str) -> Side | None:
@@ -75,7 +76,14 @@ class Side:
         data = entry["models"].get(model) if entry else None
         if entry is None or data is None:
             return None
-        return cls(entry["version"], entry["fingerprint"], data["metrics"], data["documents"])
+        config = entry.get("config")
+        return cls(
+            entry["version"],
+            entry["fingerprint"],
+            data["metrics"],
+            data["documents"],
+            config if isinstance(config, Mapping) else {},
+        )
 
 
 def _field_scores(doc: Mapping[str, Any]) -> dict[str, FieldEntry]:
@@ -140,21 +148,49 @@ def _stale_message(name: str, base: Side, cand: Side) -> str | None:
     )
 
 
-def _delta(pair: Pair) -> float:
-    return float(pair[2]["score"]) - float(pair[1]["score"])
+@dataclass(frozen=True, slots=True)
+class Measure:
+    """The value a comparison pairs per case: the score, or the numeric detail the
+    benchmark's scoring config names (`paired_on`, a trajectory's `best`), signed by
+    its `lower_is_better` so that a delta below 0 is always a loss."""
+
+    detail: str | None = None
+    sign: float = 1.0
+
+    @classmethod
+    def of(cls, config: Mapping[str, Any]) -> Measure:
+        detail = config.get("paired_on")
+        if not isinstance(detail, str):
+            return cls()
+        return cls(detail, -1.0 if config.get("lower_is_better") is True else 1.0)
+
+    def value(self, doc: Mapping[str, Any]) -> float | None:
+        if self.detail is None:
+            found = doc["score"]
+        else:
+            details = doc.get("details")
+            found = details.get(self.detail) if isinstance(details, Mapping) else None
+        return float(found) if is_number(found) else None
+
+    def both(self, base: Mapping[str, Any], cand: Mapping[str, Any]) -> bool:
+        return self.value(base) is not None and self.value(cand) is not None
+
+    def delta(self, pair: Pair) -> float:
+        return self.sign * (float(self.value(pair[2]) or 0.0) - float(self.value(pair[1]) or 0.0))
 
 
-def _worst(pairs: Sequence[Pair], count: int) -> list[dict[str, Any]]:
+def _worst(pairs: Sequence[Pair], count: int, measure: Measure) -> list[dict[str, Any]]:
     """The `count` cases that lost most, with the fields that moved."""
-    losers = [p for p in pairs if _delta(p) < 0.0]
-    losers.sort(key=lambda p: (round(_delta(p), 12), p[0]))  # float noise must not split ties
+    losers = [p for p in pairs if measure.delta(p) < 0.0]
+    # float noise must not split ties
+    losers.sort(key=lambda p: (round(measure.delta(p), 12), p[0]))
     return [
         {
             "case": key[0],
             "id": key[1],
-            "baseline": float(b["score"]),
-            "candidate": float(c["score"]),
-            "delta": _delta((key, b, c)),
+            "baseline": measure.value(b),
+            "candidate": measure.value(c),
+            "delta": measure.delta((key, b, c)),
             "fields": _field_changes(b, c),
         }
         for key, b, c in losers[:count]
@@ -231,12 +267,13 @@ def compare_sides(
     after = {(d["case"], d["id"]): d for d in cand.documents}
     common = sorted(set(before) & set(after))
     changed = {k for k in common if before[k].get("case_hash") != after[k].get("case_hash")}
+    measure = Measure.of(cand.config)
     pairs: list[Pair] = [
         (k, before[k], after[k])
         for k in common
-        if k not in changed and before[k]["score"] is not None and after[k]["score"] is not None
+        if k not in changed and measure.both(before[k], after[k])
     ]
-    deltas = [_delta(p) for p in pairs]
+    deltas = [measure.delta(p) for p in pairs]
     summary = paired_deltas(deltas)
     honest, robust = _honest(pairs, deltas)
     verdict, message = _verdict(
@@ -248,7 +285,7 @@ def compare_sides(
     result.update(
         honest,
         paired={**summary.as_json(), "histogram": histogram(deltas)},
-        worst=_worst(pairs, options.worst_cases),
+        worst=_worst(pairs, options.worst_cases, measure),
         new_cases=_case_list(set(after) - set(before)),
         removed_cases=_case_list(set(before) - set(after)),
         stale_cases=_case_list(changed),
@@ -360,6 +397,7 @@ def compare_run(
                 fingerprint(benchmark),
                 metrics.get((name, model), {}),
                 Documents(docs),  # details parsed only for the worst cases
+                benchmark.scoring_config(),
             )
             yield name, model, benchmark, base, cand
 

@@ -74,6 +74,13 @@ class CaseKind(Protocol):
     ) -> ExtendedDocument: ...
 
 
+def case_models(kind: CaseKind, case: Any, models: tuple[str, ...]) -> tuple[str, ...]:
+    """The models a case is scored for: the run's, or the one a kind whose cases name
+    their own model (`case_model(case)`, a trajectory's) gives."""
+    own = getattr(kind, "case_model", None)
+    return models if own is None else (own(case),)
+
+
 @dataclass(frozen=True, slots=True)
 class KindSpec:
     """A case kind as collection first needs it: its name and file endings, and
@@ -82,6 +89,7 @@ class KindSpec:
     name: str
     suffixes: tuple[str, ...]
     path: str
+    own_model: bool = False  # each case names the model it is scored for (`case_model`)
 
 
 AGENT_TASK = "agent-tasks"
@@ -100,7 +108,16 @@ KIND_SPECS: tuple[KindSpec, ...] = (
         "pytest_bizbench.cases.golden:GoldenAssessmentKind",
     ),
     KindSpec("qa", (".qa.jsonl",), "pytest_bizbench.cases.qa:QAKind"),
+    KindSpec(
+        "trajectory",
+        (".trajectory.jsonl",),
+        "pytest_bizbench.cases.trajectory:TrajectoryKind",
+        own_model=True,
+    ),
 )
+
+
+OWN_MODEL_KINDS = frozenset(k.name for k in KIND_SPECS if k.own_model)
 
 
 @cache

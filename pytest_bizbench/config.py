@@ -24,6 +24,39 @@ ORDERS = (
 )  # of ambiguous numeric dates; here so reading settings compiles no date regex
 
 
+DEFAULT_TRAJECTORY_SCORE = "val_bpb"
+TRAJECTORY_FIELDS = ("knobs", "mode", "status", "baseline")
+
+
+@dataclass(frozen=True, slots=True)
+class TrajectoryConfig:
+    """How trajectory records are read (ini `bizbench_trajectory_*`): the score's
+    path, which way is better, and the paths of the knob settings, the mode, the
+    status and an optional baseline score. Every path is dotted (`eval.val_bpb`)."""
+
+    score: str = DEFAULT_TRAJECTORY_SCORE
+    lower_is_better: bool = True
+    knobs: str = "config"
+    mode: str = "mode"
+    status: str = "status"
+    baseline: str | None = None
+
+    @classmethod
+    def from_ini(
+        cls, score: str, lower_is_better: bool, field_lines: Sequence[str]
+    ) -> TrajectoryConfig:
+        """ValueError naming the ini key of a bad value."""
+        try:
+            paths = name_values(field_lines, set(TRAJECTORY_FIELDS))
+        except ValueError as exc:
+            raise ValueError(f"ini bizbench_trajectory_fields: {exc}") from None
+        return cls(score.strip() or DEFAULT_TRAJECTORY_SCORE, lower_is_better, **paths)
+
+    def beats(self, value: float, reference: float) -> bool:
+        """Strictly better: a tie does not beat."""
+        return value < reference if self.lower_is_better else value > reference
+
+
 @dataclass(frozen=True, slots=True)
 class LoadOptions:
     """What a case loader needs of the settings."""
@@ -31,6 +64,7 @@ class LoadOptions:
     max_case_bytes: int
     requirements: frozenset[str] = frozenset()  # review requirement ids kept; empty keeps all
     open_book: bool | None = None  # QA: put the row's evidence in the prompt (None: when given)
+    trajectory: TrajectoryConfig = field(default_factory=TrajectoryConfig)
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,21 +145,27 @@ class RunFields:
     @classmethod
     def from_lines(cls, lines: Sequence[str]) -> RunFields:
         """`name = value` lines; ValueError naming a bad line or an unknown name."""
-        names = {f.name for f in fields(cls)}
-        values: dict[str, Any] = {}
-        for line in lines:
-            if not line.strip():
-                continue
-            name, sep, value = (part.strip() for part in line.partition("="))
-            if not sep or not value:
-                raise ValueError(f"{line.strip()!r} is not 'name = value'")
-            if name not in names:
-                raise ValueError(f"unknown field {name!r} (use one of {', '.join(sorted(names))})")
-            if name in ("success", "tool_call", "tool_format_error"):
-                values[name] = tuple(v.strip() for v in value.split(",") if v.strip())
-            else:
-                values[name] = value
+        values: dict[str, Any] = name_values(lines, {f.name for f in fields(cls)})
+        for name in ("success", "tool_call", "tool_format_error"):
+            if name in values:
+                values[name] = tuple(v.strip() for v in values[name].split(",") if v.strip())
         return cls(**values)
+
+
+def name_values(lines: Sequence[str], names: set[str]) -> dict[str, str]:
+    """The `name = value` lines of a linelist ini key; ValueError naming a bad line
+    or a name not in `names`."""
+    values: dict[str, str] = {}
+    for line in lines:
+        if not line.strip():
+            continue
+        name, sep, value = (part.strip() for part in line.partition("="))
+        if not sep or not value:
+            raise ValueError(f"{line.strip()!r} is not 'name = value'")
+        if name not in names:
+            raise ValueError(f"unknown field {name!r} (use one of {', '.join(sorted(names))})")
+        values[name] = value
+    return values
 
 
 @dataclass(frozen=True, slots=True)

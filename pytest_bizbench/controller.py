@@ -92,11 +92,15 @@ class Controller:
 
     def _identify(self, nodeid: str, message: str) -> DocumentPayload | None:
         """An error document for a case item that never reported (its worker died)."""
+        from pytest_bizbench.casekinds import spec_for
         from pytest_bizbench.items import parse_item_name
         from pytest_bizbench.payload import ERROR, DocumentPayload
 
         state = self.config.stash[RUN_STATE]
         case, _, name = nodeid.rpartition("::")
+        kind = spec_for(Path(case))
+        if kind is not None and kind.own_model:
+            return None  # its model is in its file: the error is counted without a document
         names = list(state.registry.names)
         found = parse_item_name(name, names, state.settings.models)
         if found is None:

@@ -79,8 +79,9 @@ def failed_checks(details: Mapping[str, Any]) -> list[str]:
 
 def _check_lines(details: Mapping[str, Any]) -> list[str]:
     """An agent task's failed assertions (`details.assertions`, in task order), after
-    how many of its runs passed when there were several."""
-    lines = []
+    how many of its runs passed when there were several; a benchmark's own word on
+    why (`details.reason`, a trajectory's)."""
+    lines = [f"  {details['reason']}"] if isinstance(details.get("reason"), str) else []
     runs = details.get("runs")
     if isinstance(runs, Mapping) and isinstance(runs.get("n"), int) and runs["n"] > 1:
         lines.append(

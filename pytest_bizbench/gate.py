@@ -7,7 +7,7 @@ import math
 import operator
 import re
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -88,17 +88,23 @@ def _closest(name: str, known: Sequence[str]) -> str:
 
 
 def check_threshold_names(
-    thresholds: Iterable[Threshold], benchmarks: Sequence[str], models: Sequence[str]
+    thresholds: Iterable[Threshold],
+    benchmarks: Sequence[str],
+    models: Sequence[str],
+    any_model: Collection[str] = (),
 ) -> None:
     """Raise ValueError for a threshold naming an unknown benchmark or model, before
-    anything runs: a typo must not turn a gate off after an hour of model calls."""
+    anything runs: a typo must not turn a gate off after an hour of model calls. The
+    models of `any_model` benchmarks are named by their cases (trajectories), so are
+    known only once they ran: a threshold of theirs that names a model no case had
+    fails with "no such model" then."""
     for t in thresholds:
         if t.benchmark not in benchmarks:
             raise ValueError(
                 f"threshold {t.text!r}: no benchmark {t.benchmark!r} is registered"
                 + _closest(t.benchmark, sorted(benchmarks))
             )
-        if t.model is not None and t.model not in models:
+        if t.model is not None and t.model not in models and t.benchmark not in any_model:
             raise ValueError(
                 f"threshold {t.text!r}: no model {t.model!r} in this run's predictions"
                 + _closest(t.model, list(models))

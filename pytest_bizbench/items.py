@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from _pytest._code.code import ExceptionInfo, TerminalRepr
 
-from pytest_bizbench.casekinds import Case, CaseKind
+from pytest_bizbench.casekinds import Case, CaseKind, case_models
 from pytest_bizbench.cases.model import CaseError
 from pytest_bizbench.escape import terminal_text
 from pytest_bizbench.evaluate import SampleRule, evaluate
@@ -73,12 +73,13 @@ class CaseFile(pytest.File):
                     ((entry.id, "", ""), ErrorItem.from_parent(self, name=name, error=error))
                 )
             packed = pack(entry) if benchmarks else None
+            scored_for = case_models(self.kind, entry, models)
             for benchmark in benchmarks:
-                for model in models:
+                for model in scored_for:
                     item = CaseItem.from_parent(
                         self,
                         # ids that differ only where one is shown escaped ("a\x1b", "a\\x1b")
-                        name=_unique(item_name(entry.id, benchmark.name, model, models), names),
+                        name=_unique(item_name(entry.id, benchmark.name, model, scored_for), names),
                         case=entry,
                         packed=packed,
                         benchmark=benchmark,

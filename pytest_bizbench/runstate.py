@@ -51,11 +51,15 @@ def start_run(config: pytest.Config) -> RunState:
     registry = build_registry(config, settings, llm)
     # a merge names what its shards lack first
     if settings.thresholds and not config.stash.get(MERGING, False):
+        from pytest_bizbench.casekinds import OWN_MODEL_KINDS
         from pytest_bizbench.gate import check_threshold_names
 
+        own = [n for n in registry.names if registry.case_type(n) in OWN_MODEL_KINDS]
         try:
             # names only: a built-in's code is not imported to check a threshold
-            check_threshold_names(settings.thresholds, list(registry.names), settings.models)
+            check_threshold_names(
+                settings.thresholds, list(registry.names), settings.models, any_model=own
+            )
         except ValueError as exc:
             raise pytest.UsageError(str(exc)) from None
     state = RunState(

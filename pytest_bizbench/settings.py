@@ -14,11 +14,13 @@ from pytest_bizbench.config import (
     DEFAULT_MAX_FILE_BYTES,
     DEFAULT_MAX_LIST_ITEMS,
     DEFAULT_MAX_TEXT_CHARS,
+    DEFAULT_TRAJECTORY_SCORE,
     REVIEW_INI,
     AgentConfig,
     LadderConfig,
     LoadOptions,
     ReviewConfig,
+    TrajectoryConfig,
 )
 from pytest_bizbench.llm.options import DEFAULT_KEY_ENV, LLM_PREFIX, LiveModel, LLMOptions
 
@@ -33,6 +35,7 @@ DEFAULT_CASE_PATTERNS = (
     "*.qa.jsonl",
     "*.agent-tasks.jsonl",
     "*.agent-runs.jsonl",
+    "*.trajectory.jsonl",
 )
 DEFAULT_MODEL = "default"
 DEFAULT_REPORT = "bizbench-report.json"
@@ -96,9 +99,15 @@ class Settings:
     llm: LLMOptions = field(default_factory=LLMOptions)
     cluster_by: str | None = None  # case field whose value clusters paired deltas
     flaky: str = "fail"  # fail or xfail: how a failing case whose samples flip ends
+    trajectory: TrajectoryConfig = field(default_factory=TrajectoryConfig)
 
     def load_options(self) -> LoadOptions:
-        return LoadOptions(self.max_case_bytes, frozenset(self.requirements), self.qa.open_book)
+        return LoadOptions(
+            self.max_case_bytes,
+            frozenset(self.requirements),
+            self.qa.open_book,
+            self.trajectory,
+        )
 
 
 FLAKY_MODES = ("fail", "xfail")
@@ -213,6 +222,22 @@ def add_options(parser: pytest.Parser) -> None:
     ini(
         "bizbench_agent_run_fields",
         "'name = path' lines: where agent-run records keep status, wall_seconds, turns, ...",
+        "linelist",
+    )
+    ini(
+        "bizbench_trajectory_score",
+        "dotted path of a trajectory record's score.",
+        default=DEFAULT_TRAJECTORY_SCORE,
+    )
+    ini(
+        "bizbench_trajectory_lower_is_better",
+        "a lower trajectory score is the better one.",
+        "bool",
+        default=True,
+    )
+    ini(
+        "bizbench_trajectory_fields",
+        "'name = path' lines: where trajectory records keep knobs, mode, status, baseline.",
         "linelist",
     )
     _add_baseline_options(group, parser)
@@ -481,6 +506,17 @@ def _agent_config(config: pytest.Config) -> AgentConfig:
         raise pytest.UsageError(str(exc)) from None
 
 
+def _trajectory_config(config: pytest.Config) -> TrajectoryConfig:
+    try:
+        return TrajectoryConfig.from_ini(
+            str(config.getini("bizbench_trajectory_score")),
+            _flag(config, "bizbench_trajectory_lower_is_better"),
+            config.getini("bizbench_trajectory_fields"),
+        )
+    except ValueError as exc:
+        raise pytest.UsageError(str(exc)) from None
+
+
 def _qa_options(config: pytest.Config) -> QAOptions:
     limit: int | None = config.getoption("bizbench_limit")
     if limit is not None and limit < 1:
@@ -597,4 +633,5 @@ def read_settings(config: pytest.Config) -> Settings:
         llm=_llm_options(config, live),
         cluster_by=str(config.getini("bizbench_cluster_by")).strip() or None,
         flaky=_flaky(config),
+        trajectory=_trajectory_config(config),
     )

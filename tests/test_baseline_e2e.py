@@ -475,4 +475,4 @@ def test_golden_suite_shows_verdicts_against_its_committed_baseline(suite: Suite
     stale = {key: verdict for key, verdict in comparisons.items() if verdict != "neutral"}
     assert not stale, f"the golden baseline is out of date; regenerate it with: {REGENERATE}"
     assert result.ret == 0
-    result.stdout.fnmatch_lines(["compared with the baseline: 12 neutral"])
+    result.stdout.fnmatch_lines(["compared with the baseline: 13 neutral"])

@@ -207,6 +207,7 @@ def test_top_level_names_import_lazily() -> None:
 def test_kind_table_matches_the_kind_code(spec: KindSpec) -> None:
     kind = load_kind(spec)
     assert (kind.name, kind.suffixes) == (spec.name, spec.suffixes)
+    assert spec.own_model == hasattr(kind, "case_model")
 
 
 @pytest.mark.parametrize("spec", BUILTINS, ids=lambda s: s.name)

@@ -76,8 +76,8 @@ def test_golden_terminal_section_is_short_by_default_and_full_with_v(golden: Sui
     assert section[0].strip("= ") == "bizbench"
     assert any(line.startswith("qa-answer          extractor-v2  accuracy") for line in section)
     assert section[-1] == f"bizbench report: {golden.path / 'bizbench-report.json'}"
-    assert "thresholds: 14 of 14 passed" in section
-    assert "compared with the baseline: 12 neutral" in section
+    assert "thresholds: 16 of 16 passed" in section
+    assert "compared with the baseline: 13 neutral" in section
     assert not any("per_field_accuracy" in line for line in section)
 
     full = golden.pytester.runpytest("golden_cases", "-p", "no:cacheprovider", "-v")
@@ -108,7 +108,7 @@ def test_every_output_shows_the_sections_in_one_order(
         outputs[form] = capsys.readouterr().out
     assert outputs["markdown"] == outputs["step summary"]  # one renderer, one view
     page = outputs["html"]
-    # every golden comparison is neutral: a sentence, not twelve empty histograms; a
+    # every golden comparison is neutral: a sentence, not thirteen empty histograms; a
     # per-field chart for each benchmark that scores fields (field-accuracy, invoice-totals)
     assert 'aria-label="paired per-case deltas"' not in page
     assert "all 48 paired cases unchanged" in page

@@ -67,4 +67,5 @@ BUILTINS: tuple[BuiltinSpec, ...] = (
         "golden-assessment",
         "pytest_bizbench.benchmarks.review_retrieval:ReviewRetrieval",
     ),
+    BuiltinSpec("trajectory", "trajectory", "pytest_bizbench.benchmarks.trajectory:Trajectory"),
 )

@@ -30,7 +30,7 @@ from pytest_bizbench.config import LoadOptions, RunFields
 from pytest_bizbench.scoring.fs_assertions import KNOWN_KINDS
 from pytest_bizbench.sdk import ExtendedDocument
 
-from .checks import describe, id_problem, is_case_id, min_score_of, type_name
+from .checks import describe, dig, id_problem, is_case_id, min_score_of, type_name
 from .jsonio import InputError
 from .model import CaseError, PredictionShapeError, Workspace, content_hash
 from .reading import jsonl_rows, read_case_file
@@ -246,15 +246,6 @@ def load_agent_runs(path: Path, max_bytes: int, layout: RunFields) -> list[RunRe
         except InputError as err:
             results.append(CaseError(source, line, err.message))
     return results
-
-
-def dig(value: Any, path: str) -> Any:
-    """The value at a dotted path of nested objects; None when any step is absent."""
-    for key in path.split("."):
-        if not isinstance(value, Mapping):
-            return None
-        value = value.get(key)
-    return value
 
 
 def _number(value: Any, what: str) -> float | None:

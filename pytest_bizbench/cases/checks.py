@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from typing import Any, TypeGuard
 
 _TYPE_NAMES: dict[type, str] = {
@@ -49,3 +50,12 @@ def id_problem(value: Any, key: str) -> str:
     if value is None:
         return f'missing required key "{key}"'
     return f'"{key}" must be a non-empty string, got {describe(value)}'
+
+
+def dig(value: Any, path: str) -> Any:
+    """The value at a dotted path of nested objects; None when any step is absent."""
+    for key in path.split("."):
+        if not isinstance(value, Mapping):
+            return None
+        value = value.get(key)
+    return value

@@ -126,6 +126,42 @@ def delta_histogram(bins: Sequence[Mapping[str, Any]]) -> str:
     return "".join(parts)
 
 
+def cumulative_best(curves: Sequence[tuple[str, Sequence[float]]]) -> str:
+    """Each trajectory's best score so far, one line per trajectory, as inline SVG."""
+    if not curves:
+        return ""
+    values = [v for _, vs in curves for v in vs]
+    low, high = min(values), max(values)
+    span = (high - low) or 1.0
+    steps = max(len(vs) for _, vs in curves) - 1 or 1
+    left, top, plot_w, plot_h = 64, 10, 480, 180
+    parts = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{left + plot_w + 20}" '
+        f'height="{top + plot_h + 34}" role="img" aria-label="cumulative best per trajectory">',
+        f'<line x1="{left}" y1="{top + plot_h}" x2="{left + plot_w}" y2="{top + plot_h}" '
+        'stroke="#d0d7de"/>',
+        f'<text x="0" y="{top + 4}">{_num(high, ".4g")}</text>',
+        f'<text x="0" y="{top + plot_h + 4}">{_num(low, ".4g")}</text>',
+        f'<text x="{left}" y="{top + plot_h + 18}">0</text>',
+        f'<text x="{left + plot_w - 30}" y="{top + plot_h + 18}">{steps}</text>',
+        f'<text x="{left + plot_w / 2 - 24:.1f}" y="{top + plot_h + 30}">iteration</text>',
+    ]
+    for i, (name, vs) in enumerate(curves):
+        colour = PALETTE[i % len(PALETTE)]
+        points = [
+            (left + j / steps * plot_w, top + (high - v) / span * plot_h) for j, v in enumerate(vs)
+        ]
+        path = " ".join(f"{x:.1f},{y:.1f}" for x, y in points)
+        x, y = points[-1]
+        parts.append(
+            f'<polyline fill="none" stroke="{colour}" stroke-width="2" points="{path}">'
+            f"<title>{_e(name)}: best {_num(vs[-1], '.4g')}</title></polyline>"
+            f'<circle cx="{x:.1f}" cy="{y:.1f}" r="3" fill="{colour}"/>'
+        )
+    parts.append("</svg>")
+    return _legend([name for name, _ in curves]) + "".join(parts)
+
+
 def _cell(column: str, text: str) -> str:
     word = text.split(" ", maxsplit=1)[0]
     if column in ("verdict", "result") and word in (*VERDICT_CLASS, *RESULT_CLASS):
@@ -147,6 +183,8 @@ def _table(block: Block) -> str:
 def _chart(chart: Chart) -> str:
     if chart.kind == "field_bars":
         return field_bars(chart.data)
+    if chart.kind == "cumulative_best":
+        return cumulative_best(chart.data)
     return '<p class="meta">per-case delta, candidate minus baseline:</p>' + delta_histogram(
         chart.data
     )

@@ -16,6 +16,7 @@ from enum import IntEnum
 from typing import Any, Literal
 
 from pytest_bizbench.failure import failed_checks, failing_fields, unscored_fields
+from pytest_bizbench.figures import is_number
 from pytest_bizbench.registry import Registry
 from pytest_bizbench.report.tables import (
     Report,
@@ -49,9 +50,10 @@ class Detail(IntEnum):
 
 @dataclass(frozen=True, slots=True)
 class Chart:
-    """Data for an HTML chart: per-field bars per model, or a paired-delta histogram."""
+    """Data for an HTML chart: per-field bars per model, a paired-delta histogram, or
+    each trajectory's cumulative best (`[(id, values)]`)."""
 
-    kind: Literal["field_bars", "histogram"]
+    kind: Literal["field_bars", "histogram", "cumulative_best"]
     data: Any
 
 
@@ -238,6 +240,17 @@ def _failures(documents: Sequence[Mapping[str, Any]]) -> Table | None:
     return (header, rows) if rows else None
 
 
+def _cumulative_best(documents: Sequence[Mapping[str, Any]]) -> list[tuple[str, list[float]]]:
+    """(id, cumulative best per iteration) of each document that has them."""
+    curves = []
+    for d in documents:
+        details = d.get("details")
+        values = details.get("cumulative_best") if isinstance(details, Mapping) else None
+        if isinstance(values, list) and values and all(is_number(v) for v in values):
+            curves.append((str(d.get("id")), [float(v) for v in values]))
+    return curves
+
+
 def _documents(documents: Sequence[Mapping[str, Any]]) -> Table:
     rows = [
         [
@@ -275,6 +288,11 @@ def _detail(report: Report, registry: Registry, detail: Detail) -> Section:
         for model, data in models.items():
             if detail < Detail.PAGE:  # a row per document: built only for the page
                 continue
+            curves = _cumulative_best(data["documents"])
+            if curves:
+                title = f"{name} ({model}): cumulative best per trajectory"
+                chart = Chart("cumulative_best", curves)
+                blocks.append(Block(title, low=Detail.PAGE, chart=chart))
             failures = _failures(data["documents"])
             if failures is not None:
                 title = f"{name} ({model}): failed documents"

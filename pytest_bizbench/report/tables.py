@@ -23,6 +23,19 @@ COMPONENTS = (
     "accuracy_given_attempted",
     "f_score",
 )
+# a benchmark's own metrics its metrics table shows where it reports them (the
+# trajectory built-in's); an object's numbers each as a row `metric.key`
+OWN_METRICS = (
+    "iterations",
+    "first",
+    "best",
+    "improvement",
+    "steps_to_best",
+    "repeat_rate",
+    "knob_coverage",
+    "mode_dominance",
+    "skipped_records",
+)
 Table = tuple[list[str], list[list[str]]]
 Report = Mapping[str, Any]
 
@@ -108,6 +121,21 @@ def metrics_table(entry: Mapping[str, Any]) -> Table:
         for key in (headline_of(entry), *COMPONENTS)
         if any(key in metrics for metrics in per_model.values())
     ]
+    for key in OWN_METRICS:
+        values = [per_model[m].get(key) for m in models]
+        if all(v is None for v in values):
+            continue
+        if not any(isinstance(v, Mapping) for v in values):
+            rows.append([key, *(fmt(v) for v in values)])
+            continue
+        parts = sorted({part for v in values if isinstance(v, Mapping) for part in v})
+        rows += [
+            [
+                f"{key}.{part}",
+                *(fmt(v.get(part) if isinstance(v, Mapping) else None) for v in values),
+            ]
+            for part in parts
+        ]
     rows += [
         [
             f"per_field_accuracy.{field}",
