@@ -4,7 +4,7 @@
 Never raises on bad input: a file that cannot be read gives one `CaseError`, a bad
 row gives a `CaseError` at its line, and every other row is still returned.
 
-Decisions the spec leaves open:
+Choices the format leaves open, and what we chose:
 - `task_id` names the task's workspace directory, so it must be a plain name: no
   path separators, not `.` or `..` (a prediction lookup never leaves its directory).
 - Assertions of the five known kinds are checked here (a `path`, a `must_contain`

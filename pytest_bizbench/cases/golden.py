@@ -7,7 +7,7 @@ hostile YAML, a bad header) gives one `CaseError`; a problem inside one requirem
 tag) gives a `CaseError` for that requirement while the others load: each
 requirement's YAML is built on its own from the composed node tree.
 
-Decisions the spec leaves open:
+Choices the format leaves open, and what we chose:
 - A case's id is `<bundle_id>/<req_id>`, the report's document id; items are named
   `<bundle_id>/<req_id>[<benchmark>]`, so `-k <req_id>` or `-k <bundle_id>/<req_id>`
   select a requirement and node ids match the report.

@@ -4,7 +4,7 @@ Never raises on bad input: a file that cannot be read or parsed gives one
 `CaseError`, a bad document gives a `CaseError` in its place, and every other
 document is still returned, in file order.
 
-Decisions the spec leaves open:
+Choices the format leaves open, and what we chose:
 - A `.json` top-level object is the `{"documents": [...]}` form when it has a
   `documents` key and no `ground_truth` key; otherwise it is one document.
 - An optional key set to null reads as absent.
