@@ -133,7 +133,8 @@ def test_held_out_parts_keep_their_measured_floor(
     # written by people who never saw the detector; never tuned on (no answer row of
     # them was read: of A, B, C and J only the aggregate figures, after several passes;
     # L was measured once, with the detector final). The floors are the figures
-    # measured last (see docs/decisions/0015-non-answers-as-a-classifier.md), so a change that loses agreement fails here.
+    # measured last (see docs/decisions/0015-non-answers-as-a-classifier.md), so a
+    # change that loses agreement fails here.
     result = agreement.measure(REFUSAL_DATA / part)
     assert len(result.graded) >= 150
     assert result.refusal_f1 >= floor
