@@ -318,6 +318,13 @@ def _add_baseline_options(group: pytest.OptionGroup, parser: pytest.Parser) -> N
         "or filtered run.",
     )
     group.addoption(
+        "--bizbench-update-baseline",
+        action="store_true",
+        default=False,
+        help="save this run's report over the baseline it compares with (ini "
+        "bizbench_baseline or --bizbench-baseline), as a snapshot update does.",
+    )
+    group.addoption(
         "--bizbench-force-baseline",
         action="store_true",
         default=False,
@@ -484,7 +491,7 @@ def _baseline_options(config: pytest.Config) -> BaselineOptions:
     significance: bool | None = config.getoption("bizbench_require_significance")
     return BaselineOptions(
         path=path,
-        save_path=invoked / save if save else None,
+        save_path=_save_path(config, invoked / save if save else None, path),
         force=bool(config.getoption("bizbench_force_baseline")),
         allow_regression=bool(config.getoption("bizbench_allow_regression")),
         allow_stale=bool(config.getoption("bizbench_allow_stale")),
@@ -493,6 +500,24 @@ def _baseline_options(config: pytest.Config) -> BaselineOptions:
         ),
         worst_cases=int(_number(config, "bizbench_worst_cases", 0, 10_000)),
     )
+
+
+def _save_path(config: pytest.Config, given: Path | None, baseline: Path | None) -> Path | None:
+    """Where the baseline is saved: the path given, or with `--bizbench-update-baseline`
+    the baseline the run compares with."""
+    if not config.getoption("bizbench_update_baseline"):
+        return given
+    if given is not None:
+        raise pytest.UsageError(
+            "--bizbench-update-baseline saves over the configured baseline and "
+            "--bizbench-save-baseline PATH saves to PATH: give one of them"
+        )
+    if baseline is None:
+        raise pytest.UsageError(
+            "--bizbench-update-baseline: no baseline is configured; set ini "
+            "bizbench_baseline (or pass --bizbench-save-baseline PATH)"
+        )
+    return baseline
 
 
 def _agent_config(config: pytest.Config) -> AgentConfig:

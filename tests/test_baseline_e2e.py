@@ -476,3 +476,48 @@ def test_golden_suite_shows_verdicts_against_its_committed_baseline(suite: Suite
     assert not stale, f"the golden baseline is out of date; regenerate it with: {REGENERATE}"
     assert result.ret == 0
     result.stdout.fnmatch_lines(["compared with the baseline: 13 neutral"])
+
+
+def test_update_baseline_saves_over_the_configured_baseline(suite: Suite) -> None:
+    """As a snapshot update: no path to repeat, the first run creates the baseline, and
+    a later run that regressed is accepted and becomes the baseline (review the diff).
+    Each run is its own process: the conftest is written again between them."""
+    build(suite, FOUR, ini="bizbench_baseline = base.json\n")
+    first = suite.pytester.runpytest_subprocess("--bizbench-update-baseline")
+    assert first.ret == 0, first.stdout.str()
+    first.stdout.fnmatch_lines(["bizbench: baseline saved to *base.json; review the diff*"])
+    build(suite, {**FOUR, "c1": 0.0}, ini="bizbench_baseline = base.json\n")
+    assert suite.pytester.runpytest_subprocess().ret == 1  # a regression against the saved baseline
+    updated = suite.pytester.runpytest_subprocess("--bizbench-update-baseline")
+    assert updated.ret == 0
+    assert comparison(suite)["verdict"] == "regressed"  # reported, accepted
+    saved = suite.report("base.json")["benchmarks"]["direct"]["models"]["default"]
+    assert {d["id"]: d["score"] for d in saved["documents"]} == {**FOUR, "c1": 0.0}
+    assert suite.pytester.runpytest_subprocess().ret == 0  # now the baseline
+
+
+@pytest.mark.parametrize(
+    ("args", "ini", "why"),
+    [
+        (
+            [],
+            "",
+            "--bizbench-update-baseline: no baseline is configured; set ini bizbench_baseline*",
+        ),
+        (
+            ["--bizbench-save-baseline", "other.json"],
+            "bizbench_baseline = base.json\n",
+            "*--bizbench-save-baseline PATH saves to PATH: give one of them",
+        ),
+    ],
+    ids=["no-baseline", "both"],
+)
+def test_update_baseline_without_one_place_to_save_is_a_usage_error(
+    suite: Suite, args: list[str], ini: str, why: str
+) -> None:
+    build(suite, FOUR, ini=ini)
+    result = suite.pytester.runpytest("--bizbench-update-baseline", *args)
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines([f"ERROR: {why}"])
+    assert not (suite.path / "base.json").exists()
+    assert not (suite.path / "other.json").exists()
