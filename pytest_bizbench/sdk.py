@@ -400,9 +400,13 @@ class BenchmarkPlugin:
         base = float(baseline_metrics.get(key) or 0.0)
         cand = float(candidate_metrics.get(key) or 0.0)
         delta = cand - base
-        if delta > self.IMPROVEMENT_THRESHOLD:
+        # Rounded to 12 decimals, a move of exactly a threshold counts at every suite
+        # size: 3/50 - 4/50 is -0.020000000000000004 and 1/50 - 2/50 is -0.02.
+        moved = round(delta, 12)
+        regression = moved < 0.0 and -moved >= round(self.REGRESSION_THRESHOLD, 12)
+        if moved > 0.0 and moved >= round(self.IMPROVEMENT_THRESHOLD, 12):
             verdict = "improved"
-        elif delta < -self.REGRESSION_THRESHOLD:
+        elif regression:
             verdict = "regressed"
         else:
             verdict = "neutral"
@@ -417,7 +421,7 @@ class BenchmarkPlugin:
             f"candidate_{key}": cand,
             "delta": delta,
             "improved": delta > 0,
-            "regression": delta < -self.REGRESSION_THRESHOLD,
+            "regression": regression,
             "per_field_deltas": per_field,
             "verdict": verdict,
         }
@@ -449,7 +453,7 @@ class BenchmarkPlugin:
                 "b_better": sum(1 for v in values if v > 0),
                 "a_better": sum(1 for v in values if v < 0),
                 "ties": sum(1 for v in values if v == 0),
-                # 95% bootstrap interval of mean_delta, fixed seed (stats.bootstrap_ci)
+                # 95% BCa bootstrap interval of mean_delta, fixed seed (stats.bootstrap_ci)
                 "ci95": bootstrap_ci(values),
             },
         }
