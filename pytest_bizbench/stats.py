@@ -84,7 +84,8 @@ def bootstrap_ci(
 
     The percentile interval is too narrow on small or skewed samples (it covers
     about half the time at n = 5); BCa shifts the percentiles by the bias z0 (the
-    normal quantile of the share of resampled means below the mean) and the
+    normal quantile of the share of resampled means below the mean, ties counting
+    half) and the
     skew-driven acceleration a (from the jackknife; for a mean it is
     sum(r^3) / (6 * sum(r^2)^1.5) over the residuals r).
     """
@@ -98,7 +99,8 @@ def bootstrap_ci(
     count = resamples or resamples_for(n)
     means = sorted(math.fsum(rng.choices(values, k=n)) / n for _ in range(count))
     estimate = math.fsum(values) / n
-    below = bisect_left(means, estimate) / count
+    # resampled means equal to the estimate count half: on a grid of scores many are
+    below = (bisect_left(means, estimate) + bisect_right(means, estimate)) / (2 * count)
     # all resamples on one side make z0 infinite: hold it half a resample inside
     z0 = NORMAL.inv_cdf(min(max(below, 0.5 / count), 1.0 - 0.5 / count))
     residuals = [v - estimate for v in values]
