@@ -398,7 +398,7 @@ def clustered(deltas: Sequence[float], clusters: Sequence[str]) -> Clustered | N
     if g < 2:
         return Clustered(g, None, None, ONE_CLUSTER)
     squares = math.fsum(math.fsum(r) ** 2 for r in sums.values())
-    se = math.sqrt(g / (g - 1) * squares) / n
+    se = round(math.sqrt(g / (g - 1) * squares) / n, 12)  # balanced clusters: 0, not 1e-17
     half = t_quantile(1.0 - ALPHA / 2, g - 1) * se
     return Clustered(g, se, (mean - half, mean + half))
 
@@ -423,4 +423,5 @@ def mde(deltas: Sequence[float], robust: Clustered | None = None) -> Detectable:
         if len(deltas) < 2:
             return Detectable(None, TOO_FEW_CASES)
         se, df = sample_sd(deltas) / math.sqrt(len(deltas)), len(deltas) - 1
-    return Detectable((t_quantile(1.0 - ALPHA / 2, df) + t_quantile(POWER, df)) * se)
+    # rounded like the verdicts: deltas that do not vary give 0, not float noise
+    return Detectable(round((t_quantile(1.0 - ALPHA / 2, df) + t_quantile(POWER, df)) * se, 12))

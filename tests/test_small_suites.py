@@ -137,8 +137,7 @@ BASE = {"verdict": "regressed", "significant": False, "p_holm": 0.25, "paired": 
         ),
         (
             {"mde": 0.0, "verdict": "neutral", "p_holm": 1.0},
-            "neutral (not significant, p 1; the paired cases did not vary: "
-            "detectable change unknown)",
+            "neutral (not significant, p 1; the deltas show no spread: detectable change unknown)",
         ),
         (
             {"mde": 0.9, "p_holm": 1.0, "paired": {"n": 1}},

@@ -306,7 +306,7 @@ def _reach(c: Mapping[str, Any], verdict: str) -> str:
     if not is_number(mde):
         return str(c.get("mde_note") or "no detectable change could be estimated")
     if mde == 0:
-        return "the paired cases did not vary: detectable change unknown"
+        return "the deltas show no spread: detectable change unknown"
     direction = "gains" if verdict == "improved" else "drops"
     return f"this suite detects {direction} of {_short(mde)} or more"
 
