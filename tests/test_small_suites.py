@@ -5,12 +5,16 @@ suite could have seen."""
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import pytest
+from bizhelpers import Suite
 from test_baseline_compare import Direct, scores_side
+from test_baseline_e2e import build, comparison
 
 from pytest_bizbench.baseline import compare_sides
+from pytest_bizbench.cli import main
 from pytest_bizbench.report.tables import verdict_text
 from pytest_bizbench.settings import BaselineOptions
 
@@ -150,3 +154,91 @@ BASE = {"verdict": "regressed", "significant": False, "p_holm": 0.25, "paired": 
 )
 def test_verdict_text(changes: dict[str, Any], text: str) -> None:
     assert verdict_text({**BASE, **changes}) == text
+
+
+# End to end: the gate with --bizbench-require-significance, and what each view says.
+
+
+def run_pair(suite: Suite, broke: set[int], n: int, *args: str, xdist: bool = False) -> Any:
+    """Save a baseline of n passing cases, then compare a run where `broke` score 0.
+    Cases alternate between the countries DE and US, the benchmark's clusters."""
+    build(suite, {f"c{i}": 1.0 for i in range(n)})
+    assert suite.pytester.runpytest("--bizbench-save-baseline", "base.json").ret == 0
+    build(suite, {f"c{i}": 0.0 if i in broke else 1.0 for i in range(n)})
+    run = suite.pytester.runpytest_subprocess if xdist else suite.pytester.runpytest
+    return run("--bizbench-baseline", "base.json", "--bizbench-require-significance", *args)
+
+
+@pytest.mark.parametrize(
+    ("broke", "n", "text"),
+    [
+        ({0}, 1, "p 1; under 6 paired cases (1) can never be significant"),
+        ({0, 1}, 2, "p 0.5; under 6 paired cases (2) can never be significant"),
+        # DE c0, c2, c4 and US c1 broke: mean -0.4; DE's five sum to -3, a residual
+        # sum of -3 + 5 * 0.4 = -1, US's to -1, a residual sum of +1. CR1 se =
+        # sqrt(2/1 * 2) / 10 = 0.2, MDE with t(1) = (12.706 + 1.376) * 0.2 = 2.8;
+        # four moved, all down: p 2/16 = 0.125
+        ({0, 1, 2, 4}, 10, "p 0.12; this suite detects drops of 2.8 or more"),
+    ],
+)
+def test_too_few_changes_do_not_fail_the_gate(
+    suite: Suite, broke: set[int], n: int, text: str
+) -> None:
+    result = run_pair(suite, broke, n)
+    assert result.ret == 0
+    c = comparison(suite)
+    assert (c["verdict"], c["significant"]) == ("inconclusive", False)
+    result.stdout.fnmatch_lines(
+        ["bizbench gate: passed", "*", "*", f"direct*inconclusive (not significant, {text})*"]
+    )
+
+
+def test_too_few_changes_do_not_fail_the_gate_under_xdist(suite: Suite) -> None:
+    result = run_pair(suite, {0, 1, 2, 4}, 10, "-n", "2", xdist=True)
+    assert result.ret == 0
+    c = comparison(suite)
+    assert (c["verdict"], c["paired"]["p_value"], c["mde"]) == (
+        "inconclusive",
+        0.125,
+        pytest.approx((math.tan(math.pi * 0.475) + math.tan(math.pi * 0.3)) * 0.2),
+    )
+    result.stdout.fnmatch_lines(["*inconclusive (not significant, p 0.12; this suite detects*"])
+
+
+def test_six_broken_cases_fail_the_gate_serially_and_under_xdist(suite: Suite) -> None:
+    # 6 of 12 broke, three per country: p = 2/64, and the two clusters moved alike
+    # (residual sums 0), so the CR1 interval is the point -0.5: significant
+    broke = {0, 1, 2, 3, 4, 5}
+    serial = run_pair(suite, broke, 12)
+    assert serial.ret == 1
+    first = comparison(suite)
+    assert (first["verdict"], first["p_holm"], first["significant"]) == ("regressed", 2 / 64, True)
+    serial.stdout.fnmatch_lines(["*regression: direct (model default)*p (Holm) 0.03125*"])
+    parallel = suite.pytester.runpytest_subprocess(
+        "--bizbench-baseline", "base.json", "--bizbench-require-significance", "-n", "2"
+    )
+    assert parallel.ret == 1
+    assert comparison(suite) == first
+
+
+def test_every_view_says_not_significant_and_what_the_suite_detects(
+    suite: Suite, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    summary = suite.path / "summary.md"
+    monkeypatch.setenv("GITHUB_STEP_SUMMARY", str(summary))
+    result = run_pair(suite, {0, 1, 2, 4}, 10)
+    said = "inconclusive (not significant, p 0.12; this suite detects drops of 2.8 or more)"
+    assert said in result.stdout.str()  # the terminal
+    assert f"| direct | default | {said} | accuracy |" in summary.read_text(encoding="utf-8")
+    capsys.readouterr()
+    report = str(suite.path / "bizbench-report.json")
+    assert main(["report", report, "--format", "html"]) == 0
+    page = capsys.readouterr().out
+    assert (
+        '<td><span class="badge warn">inconclusive</span> (not significant, p 0.12; this '
+        "suite detects drops of 2.8 or more)</td>"
+    ) in page
+    assert main(["compare", str(suite.path / "base.json"), report]) == 1  # significance not required
+    assert "regressed (not significant, p 0.12; this suite detects drops of 2.8" in (
+        capsys.readouterr().out
+    )
