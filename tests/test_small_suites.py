@@ -140,8 +140,17 @@ BASE = {"verdict": "regressed", "significant": False, "p_holm": 0.25, "paired": 
             "regressed (not significant, p 0.25; one cluster: no clustered error)",
         ),
         (
-            {"mde": 0.0, "verdict": "neutral", "p_holm": 1.0},
-            "neutral (not significant, p 1; the deltas show no spread: detectable change unknown)",
+            {
+                "mde": 0.0,
+                "verdict": "neutral",
+                "p_holm": 1.0,
+                "paired": {"n": 40, "mean_delta": 0.0},
+            },
+            "neutral (not significant, p 1; no paired case changed)",
+        ),
+        (
+            {"mde": 0.0, "paired": {"n": 40, "mean_delta": -0.1}},
+            "regressed (not significant, p 0.25; the deltas show no spread)",
         ),
         (
             {"mde": 0.9, "p_holm": 1.0, "paired": {"n": 1}},
@@ -238,7 +247,9 @@ def test_every_view_says_not_significant_and_what_the_suite_detects(
         '<td><span class="badge warn">inconclusive</span> (not significant, p 0.12; this '
         "suite detects drops of 2.8 or more)</td>"
     ) in page
-    assert main(["compare", str(suite.path / "base.json"), report]) == 1  # significance not required
+    assert (
+        main(["compare", str(suite.path / "base.json"), report]) == 1
+    )  # significance not required
     assert "regressed (not significant, p 0.12; this suite detects drops of 2.8" in (
         capsys.readouterr().out
     )

@@ -305,8 +305,9 @@ def _reach(c: Mapping[str, Any], verdict: str) -> str:
         return f"under {MIN_SIGNIFICANT_CASES} paired cases ({n}) can never be significant"
     if not is_number(mde):
         return str(c.get("mde_note") or "no detectable change could be estimated")
-    if mde == 0:
-        return "the deltas show no spread: detectable change unknown"
+    if mde == 0:  # every delta alike: usually no case moved at all
+        moved = (c.get("paired") or {}).get("mean_delta")
+        return "no paired case changed" if moved == 0 else "the deltas show no spread"
     direction = "gains" if verdict == "improved" else "drops"
     return f"this suite detects {direction} of {_short(mde)} or more"
 
