@@ -347,4 +347,5 @@ def test_singleton_clusters_give_the_plain_error(deltas: list[float]) -> None:
     assert result.se == pytest.approx(sample_sd(deltas) / math.sqrt(n), abs=1e-12)
     assert result.ci95 is not None
     assert result.ci95[0] <= math.fsum(deltas) / n <= result.ci95[1] + 1e-12
-    assert mde(deltas, result).mde == pytest.approx(mde(deltas).mde, abs=1e-12)
+    # the clustered se is rounded to 12 decimals, then multiplied by t sums up to 14
+    assert mde(deltas, result).mde == pytest.approx(mde(deltas).mde, abs=1e-10)
