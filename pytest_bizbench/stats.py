@@ -235,6 +235,23 @@ def _signed_sums(weights: Sequence[int]) -> list[int]:
     return sums
 
 
+def _weighted_masks(weights: Sequence[int]) -> list[tuple[int, int]]:
+    """(w, mask) pairs with sum(w * popcount(bits & mask)) the weight of the cases
+    whose bit is set: one pair per distinct weight when there are few (0/1 scores
+    have one), else one per bit plane of the weights (2^j, the cases with bit j)."""
+    distinct = sorted(set(weights))
+    planes = [1 << j for j in range(max(weights).bit_length())]
+    if len(distinct) <= len(planes):
+        chosen = [(value, [w == value for w in weights]) for value in distinct]
+    else:
+        chosen = [(plane, [(w & plane) != 0 for w in weights]) for plane in planes]
+    return [
+        (value, int("".join("1" if c else "0" for c in reversed(flags)), 2))
+        for value, flags in chosen
+        if any(flags)
+    ]
+
+
 def sign_flip_p(deltas: Iterable[float]) -> float:
     """Two-sided p of the paired mean delta: the share of sign patterns s whose
     |sum(s_i * |d_i|)| is at least the observed |sum(d_i)|.
@@ -246,9 +263,9 @@ def sign_flip_p(deltas: Iterable[float]) -> float:
     p = (1 + k) / (SIGN_FLIPS + 1).
 
     The exact count meets in the middle: the sums of one half of the cases are
-    looked up in the sorted sums of the other. A random pattern is m random bits;
-    the weights are split into bit planes, so the weight of the cases whose bit is
-    set is sum_j 2^j * popcount(bits & plane_j), a few big-integer operations.
+    looked up in the sorted sums of the other. A random pattern is m random bits,
+    and the weight of the cases whose bit is set is a few big-integer popcounts
+    (`_weighted_masks`).
     """
     signed = _on_grid(deltas)
     observed = abs(sum(signed))
@@ -264,17 +281,13 @@ def sign_flip_p(deltas: Iterable[float]) -> float:
             for x in left
         )
         return count / (1 << m)
-    planes = [
-        (j, mask)
-        for j in range(max(weights).bit_length())
-        if (mask := sum(1 << i for i, w in enumerate(weights) if w >> j & 1))
-    ]
     total = sum(weights)
+    parts = _weighted_masks(weights)
     rng = random.Random(SIGN_FLIP_SEED)
     extreme = 0
     for _ in range(SIGN_FLIPS):
         bits = rng.getrandbits(m)
-        plus = sum((bits & mask).bit_count() << j for j, mask in planes)
+        plus = sum(weight * (bits & mask).bit_count() for weight, mask in parts)
         extreme += abs(2 * plus - total) >= observed
     return (1 + extreme) / (SIGN_FLIPS + 1)
 
