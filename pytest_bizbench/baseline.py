@@ -168,7 +168,7 @@ def significant(comparison: Mapping[str, Any]) -> bool:
     below ALPHA and, where cases are clustered, the clustered interval excludes 0
     (one cluster has no interval, so it is never significant)."""
     p_holm = comparison.get("p_holm")
-    if not isinstance(p_holm, (int, float)) or p_holm >= ALPHA:
+    if not (isinstance(p_holm, (int, float)) and p_holm < ALPHA):  # NaN is no test
         return False
     robust = comparison.get("clustered")
     if robust is None:
@@ -207,7 +207,8 @@ def settle(comparison: dict[str, Any], p_holm: float, options: BaselineOptions) 
     final = INCONCLUSIVE if verdict == REGRESSED else NEUTRAL
     comparison["verdict"] = final
     comparison["message"] = (
-        f"{verdict} on the headline, but not significant: "
+        f"{verdict} on the headline, but not a significant "
+        f"{'drop' if verdict == REGRESSED else 'gain'}: "
         f"{_not_significant_because(comparison)}, so the change may be noise: "
         f"{final} (--bizbench-require-significance)"
     )

@@ -399,7 +399,8 @@ def test_noisy_three_point_drop_needs_significance_to_be_ignored(suite: Suite) -
     assert c["significance_required"] is True
     strict.stdout.fnmatch_lines(
         [
-            "direct (default): regressed on the headline, but not significant: its p (Holm) "
+            "direct (default): regressed on the headline, but not a significant drop: its p "
+            "(Holm) "
             "0.4357 is not below 0.05, so the change may be noise: inconclusive*"
         ]
     )

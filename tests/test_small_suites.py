@@ -13,7 +13,7 @@ from bizhelpers import Suite
 from test_baseline_compare import Direct, scores_side
 from test_baseline_e2e import build, comparison
 
-from pytest_bizbench.baseline import compare_sides
+from pytest_bizbench.baseline import Side, compare_sides
 from pytest_bizbench.cli import main
 from pytest_bizbench.report.tables import verdict_text
 from pytest_bizbench.settings import BaselineOptions
@@ -77,7 +77,25 @@ def test_one_cluster_is_never_significant() -> None:
     assert result["mde_note"] == "one cluster: no clustered error"
     assert result["significant"] is False
     assert result["verdict"] == "inconclusive"
-    assert "but not significant: one cluster: no clustered error" in result["message"]
+    assert "but not a significant drop: one cluster: no clustered error" in result["message"]
+
+
+def test_a_headline_drop_whose_cases_rose_is_not_a_significant_drop() -> None:
+    # the headline (from the metrics) fell 0.4 while all 8 paired cases gained 1:
+    # significant (p 2/256), but upward, so not a significant drop
+    before, after = scores_side([0.0] * 8), scores_side([1.0] * 8)
+    result = compare_sides(
+        Direct(),
+        Side(before.version, before.fingerprint, {"accuracy": 0.9}, before.documents),
+        Side(after.version, after.fingerprint, {"accuracy": 0.5}, after.documents),
+        STRICT,
+    )
+    assert (result["significant"], result["verdict"]) == (True, "inconclusive")
+    assert result["message"] == (
+        "regressed on the headline, but not a significant drop: the paired cases moved the "
+        "other way (mean delta +1.0000), so the change may be noise: inconclusive "
+        "(--bizbench-require-significance)"
+    )
 
 
 # Boundaries: a move of exactly a threshold counts, whatever float rounding does.
