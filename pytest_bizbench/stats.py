@@ -176,7 +176,7 @@ def _beta_fraction(a: float, b: float, x: float) -> float:
             d = 1.0 / guard(1.0 + numerator * d)
             c = guard(1.0 + numerator / c)
             result *= d * c
-        if abs(d * c - 1.0) < 1e-16:
+        if abs(d * c - 1.0) < 1e-15:
             break
     return result
 
