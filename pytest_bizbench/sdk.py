@@ -16,7 +16,7 @@ from typing import Any, ClassVar, Generic, Literal, Protocol, TypeVar, cast, ove
 
 from pytest_bizbench.details import field_entries
 from pytest_bizbench.figures import is_number, mean
-from pytest_bizbench.stats import bootstrap_ci
+from pytest_bizbench.stats import bootstrap_ci, mde, sign_flip_p
 
 OPERATORS: tuple[str, ...] = (
     "eq",
@@ -455,6 +455,10 @@ class BenchmarkPlugin:
                 "ties": sum(1 for v in values if v == 0),
                 # 95% BCa bootstrap interval of mean_delta, fixed seed (stats.bootstrap_ci)
                 "ci95": bootstrap_ci(values),
+                # the sign-flip p (Holm-adjusted over the run's pairs by the plugin)
+                # and the smallest mean delta these cases detect
+                "p_value": sign_flip_p(values),
+                "mde": mde(values).mde,
             },
         }
 

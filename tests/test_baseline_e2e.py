@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 import shutil
 from pathlib import Path
 from typing import Any
@@ -459,6 +460,13 @@ def test_models_side_by_side_get_a_confidence_interval(suite: Suite) -> None:
     assert cases["mean_delta"] == 0.25
     assert cases["ci95"] == [0.0, 0.5]
     assert (cases["n"], cases["b_better"], cases["ties"]) == (4, 2, 2)
+    # two cases moved, both up by 0.5: 2 of 4 sign patterns; the only pair of the run
+    assert (cases["p_value"], cases["p_holm"], cases["significant"]) == (0.5, 0.5, False)
+    # sd = sqrt(4 * 0.25^2 / 3), se = sd / 2, t with 3 df: 3.1824 + 0.9785 (the table)
+    assert cases["mde"] == pytest.approx((3.1824 + 0.9785) * (0.5 / math.sqrt(3)) / 2, rel=1e-4)
+    result.stdout.fnmatch_lines(
+        ["*direct*v2-vs-v1*improved (not significant, p 0.5; under 6 paired cases (4) *"]
+    )
 
 
 REGENERATE = (

@@ -13,6 +13,7 @@ from bizhelpers import Suite
 from test_baseline_compare import Direct, scores_side
 from test_baseline_e2e import build, comparison
 
+from pytest_bizbench.aggregate import _holm_over_pairs
 from pytest_bizbench.baseline import Side, compare_sides
 from pytest_bizbench.cli import main
 from pytest_bizbench.report.tables import verdict_text
@@ -271,3 +272,20 @@ def test_every_view_says_not_significant_and_what_the_suite_detects(
     assert "regressed (not significant, p 0.12; this suite detects drops of 2.8" in (
         capsys.readouterr().out
     )
+
+
+def test_model_pairs_are_holm_adjusted_over_the_run() -> None:
+    # p 0.01 and 0.04 over two pairs: 0.02 and max(0.02, 0.04); a pair without a
+    # sign-flip p (a benchmark's own compare_models) is left alone
+    paired: dict[str, dict[str, Any]] = {
+        "a": {"v2-vs-v1": {"cases": {"p_value": 0.04}}, "v3-vs-v1": {"cases": {"p_value": 0.01}}},
+        "b": {"v2-vs-v1": {"cases": {"n": 3}}},
+    }
+    _holm_over_pairs(paired)
+    assert paired["a"]["v2-vs-v1"]["cases"] == {
+        "p_value": 0.04,
+        "p_holm": 0.04,
+        "significant": True,
+    }
+    assert paired["a"]["v3-vs-v1"]["cases"]["p_holm"] == 0.02
+    assert paired["b"]["v2-vs-v1"]["cases"] == {"n": 3}

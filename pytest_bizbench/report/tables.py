@@ -151,7 +151,13 @@ def pairs_table(report: Report) -> Table | None:
                     _signed(paired.get("delta")),
                     _ci(cases),
                     str(cases.get("n", "—")),
-                    str(paired.get("verdict", "—")),
+                    verdict_text(
+                        {
+                            "verdict": paired.get("verdict", "—"),
+                            "paired": cases,
+                            **{k: cases.get(k) for k in ("significant", "p_holm", "mde")},
+                        }
+                    ),
                 ]
             )
     header = ["benchmark", "B-vs-A", "headline", "A", "B", "B − A", "95% CI", "cases", "verdict"]
