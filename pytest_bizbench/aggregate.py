@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar, cast
 
+from pytest_bizbench.figures import is_number
 from pytest_bizbench.payload import (
     ERROR,
     MISSING,
@@ -29,6 +30,7 @@ from pytest_bizbench.sdk import (
     ScoredDocument,
     ScoredDocuments,
 )
+from pytest_bizbench.stats import ALPHA, holm
 
 PASSED, FAILED = "passed", "failed"
 # pytest's words for an xfail-marked case (or a flaky one under ini bizbench_flaky =
@@ -417,4 +419,20 @@ def paired_by_benchmark(
                 )
                 continue
             paired.setdefault(name, {})[f"{b}-vs-{a}"] = jsonable(result, bounded=False)
+    _holm_over_pairs(paired)
     return paired, problems
+
+
+def _holm_over_pairs(paired: Mapping[str, Mapping[str, Any]]) -> None:
+    """`cases.p_holm` and `cases.significant` on every model pair with a sign-flip p:
+    like comparisons with a baseline, a pair is significant when its p, adjusted
+    over all the run's pairs, is below ALPHA."""
+    tested = [
+        cases
+        for pairs in paired.values()
+        for result in pairs.values()
+        if isinstance(cases := result.get("cases"), dict) and is_number(cases.get("p_value"))
+    ]
+    for cases, adjusted in zip(tested, holm([c["p_value"] for c in tested]), strict=True):
+        cases["p_holm"] = adjusted
+        cases["significant"] = adjusted < ALPHA

@@ -25,6 +25,8 @@ from pytest_bizbench.report.stream import Documents
 from pytest_bizbench.sdk import BenchmarkPlugin
 from pytest_bizbench.settings import BaselineOptions
 from pytest_bizbench.stats import (
+    ALPHA,
+    MIN_SIGNIFICANT_CASES,
     Clustered,
     clustered,
     histogram,
@@ -197,36 +199,54 @@ def _worst(pairs: Sequence[Pair], count: int, measure: Measure) -> list[dict[str
     ]
 
 
-def _verdict(
-    verdict: str,
-    stale: str | None,
-    intervals: Sequence[tuple[str, Sequence[float] | None]],
-    options: BaselineOptions,
-) -> tuple[str, str | None]:
-    """The final verdict and the message explaining a changed one.
+def significant(comparison: Mapping[str, Any]) -> bool:
+    """The change is beyond chance: the sign-flip p, Holm-adjusted over the run, is
+    below ALPHA and, where cases are clustered, the clustered interval excludes 0
+    (one cluster has no interval, so it is never significant)."""
+    p_holm = comparison.get("p_holm")
+    if not (isinstance(p_holm, (int, float)) and p_holm < ALPHA):  # NaN is no test
+        return False
+    robust = comparison.get("clustered")
+    if robust is None:
+        return True
+    ci = robust.get("ci95")
+    return ci is not None and (ci[0] > 0.0 or ci[1] < 0.0)
 
-    With significance required, a change counts only when every interval of the
-    paired mean delta (bootstrap, and clustered where it applies) excludes 0. A
-    regression that does not is `inconclusive` (reported, not failing), an
-    improvement that does not is `neutral`: neither moved beyond what chance could do.
-    """
-    if stale is not None:
-        return STALE, stale
-    if not options.require_significance or verdict == NEUTRAL:
-        return verdict, None
-    holding = [
-        (kind, ci)
-        for kind, ci in intervals
-        if ci is None or not (ci[1] < 0.0 if verdict == REGRESSED else ci[0] > 0.0)
-    ]
-    if not holding:
-        return verdict, None
+
+def _not_significant_because(comparison: Mapping[str, Any]) -> str:
+    p_holm, paired = comparison["p_holm"], comparison["paired"]
+    robust = comparison.get("clustered") or {}
+    if p_holm >= ALPHA:
+        few = paired["n"] < MIN_SIGNIFICANT_CASES
+        never = f" (under {MIN_SIGNIFICANT_CASES} paired cases it never is)" if few else ""
+        return f"its p (Holm) {p_holm:.4g} is not below {ALPHA:g}{never}"
+    if robust.get("note"):
+        return str(robust["note"])
+    if robust and not comparison["significant"]:
+        return f"its clustered 95% CI {_ci_text(robust.get('ci95'))} does not exclude 0"
+    return f"the paired cases moved the other way (mean delta {paired['mean_delta']:+.4f})"
+
+
+def settle(comparison: dict[str, Any], p_holm: float, options: BaselineOptions) -> None:
+    """Record the Holm-adjusted p and whether the change is significant, and, with
+    significance required, the final verdict: a regression that is not a
+    significant drop is `inconclusive` (reported, not failing), an improvement that
+    is not a significant gain is `neutral`."""
+    comparison["p_holm"] = p_holm
+    comparison["significant"] = comparison["paired"]["significant"] = significant(comparison)
+    verdict = comparison["verdict"]
+    if not options.require_significance or verdict not in (REGRESSED, IMPROVED):
+        return
+    down = comparison["paired"]["mean_delta"] < 0.0
+    if comparison["significant"] and down == (verdict == REGRESSED):
+        return
     final = INCONCLUSIVE if verdict == REGRESSED else NEUTRAL
-    kind, ci = holding[0]
-    return final, (
-        f"{verdict} on the headline, but the 95% CI of the paired mean delta {_ci_text(ci)} "
-        f"({kind}) does not exclude 0, so the change may be noise: {final} "
-        "(--bizbench-require-significance)"
+    comparison["verdict"] = final
+    comparison["message"] = (
+        f"{verdict} on the headline, but not a significant "
+        f"{'drop' if verdict == REGRESSED else 'gain'}: "
+        f"{_not_significant_because(comparison)}, so the change may be noise: "
+        f"{final} (--bizbench-require-significance)"
     )
 
 
@@ -236,30 +256,38 @@ def _cluster_of(doc: Mapping[str, Any]) -> Any:
     return doc["cluster"] if "cluster" in doc else doc.get("group")
 
 
-def _honest(
-    pairs: Sequence[Pair], deltas: Sequence[float]
-) -> tuple[dict[str, Any], Clustered | None]:
+def _honest(pairs: Sequence[Pair], deltas: Sequence[float]) -> dict[str, Any]:
     """McNemar on pass/fail, the clustered error where documents carry a cluster,
-    and the minimum detectable effect."""
+    and the minimum detectable effect (with why it is missing, when it is)."""
     test = mcnemar((b.get("outcome") == PASSED, c.get("outcome") == PASSED) for _, b, c in pairs)
     keys = [_cluster_of(c) for _, _, c in pairs]
-    robust = None
+    robust: Clustered | None = None
     if any(key is not None for key in keys):
         robust = clustered(deltas, [str(key) for key in keys])
-    out: dict[str, Any] = {
-        "mcnemar": test.as_json(),
-        "mde": mde(deltas, robust.se if robust is not None else None),
-    }
+    detectable = mde(deltas, robust)
+    out: dict[str, Any] = {"mcnemar": test.as_json(), "mde": detectable.mde}
+    if detectable.note is not None:
+        out["mde_note"] = detectable.note
     if robust is not None:
         out["clustered"] = robust.as_json()
-    return out, robust
+    return out
 
 
 def compare_sides(
     benchmark: BenchmarkPlugin, base: Side, cand: Side, options: BaselineOptions
 ) -> dict[str, Any]:
-    """`benchmark.compare()` plus paired per-case deltas, worst cases, case changes,
-    group deltas and the final verdict. Raises whatever `compare()` raises."""
+    """One comparison judged on its own (a family of one for Holm's adjustment)."""
+    result = measure_sides(benchmark, base, cand, options)
+    settle(result, result["paired"]["p_value"], options)
+    return result
+
+
+def measure_sides(
+    benchmark: BenchmarkPlugin, base: Side, cand: Side, options: BaselineOptions
+) -> dict[str, Any]:
+    """`benchmark.compare()` plus paired per-case deltas and their statistics, worst
+    cases, case changes, group deltas and the stale verdict; significance waits for
+    Holm's adjustment over the run (`settle`). Raises whatever `compare()` raises."""
     result = dict(benchmark.compare(base.metrics, cand.metrics))
     if result.get("verdict") not in (IMPROVED, NEUTRAL, REGRESSED):
         raise ValueError(f"compare() returned verdict {result.get('verdict')!r}")
@@ -274,17 +302,10 @@ def compare_sides(
         if k not in changed and measure.both(before[k], after[k])
     ]
     deltas = [measure.delta(p) for p in pairs]
-    summary = paired_deltas(deltas)
-    honest, robust = _honest(pairs, deltas)
-    verdict, message = _verdict(
-        result["verdict"],
-        _stale_message(benchmark.name, base, cand),
-        [("bootstrap", summary.ci95), *([("clustered", robust.ci95)] if robust else [])],
-        options,
-    )
+    stale = _stale_message(benchmark.name, base, cand)
     result.update(
-        honest,
-        paired={**summary.as_json(), "histogram": histogram(deltas)},
+        _honest(pairs, deltas),
+        paired={**paired_deltas(deltas).as_json(), "histogram": histogram(deltas)},
         worst=_worst(pairs, options.worst_cases, measure),
         new_cases=_case_list(set(after) - set(before)),
         removed_cases=_case_list(set(before) - set(after)),
@@ -293,13 +314,13 @@ def compare_sides(
             "group": _group_deltas(pairs, lambda d: () if d.get("group") is None else [d["group"]]),
             "label": _group_deltas(pairs, lambda d: d.get("labels") or ()),
         },
-        verdict=verdict,
+        verdict=result["verdict"] if stale is None else STALE,
         significance_required=options.require_significance,
         # so a reader can tell whether the suite could detect a regression at all
         regression_threshold=benchmark.REGRESSION_THRESHOLD,
     )
-    if message is not None:
-        result["message"] = message
+    if stale is not None:
+        result["message"] = stale
     return result
 
 
@@ -339,7 +360,8 @@ class Comparisons:
                     f"{fmt_number(c.get(f'candidate_{key}'), missing='n/a')} "
                     f"(delta {fmt_number(c.get('delta'), '+.4f', 'n/a')}); paired mean delta "
                     f"{fmt_number(paired.get('mean_delta'), '+.4f', 'n/a')}, 95% CI "
-                    f"{_ci_text(paired.get('ci95'))} over {paired.get('n', 0)} cases; "
+                    f"{_ci_text(paired.get('ci95'))} over {paired.get('n', 0)} cases, p (Holm) "
+                    f"{fmt_number(c.get('p_holm'), '.4g', 'n/a')}; "
                     f"accept it with {allow_flag} or re-baseline"
                 )
             if c["verdict"] == STALE and not options.allow_stale:
@@ -356,24 +378,19 @@ def _compare_all(
     for name, model, benchmark, base, cand in pairs:
         out.headlines[name] = benchmark.headline_metric
         try:
-            out.results[name, model] = compare_sides(benchmark, base, cand, options)
+            out.results[name, model] = measure_sides(benchmark, base, cand, options)
         except Exception as exc:
             out.problems.append(
                 f"benchmark {name!r}: comparison with the baseline failed: "
                 f"{type(exc).__name__}: {exc}"
             )
-    add_holm(out.results.values())
-    return out
-
-
-def add_holm(results: Iterable[dict[str, Any]]) -> None:
-    """`p_holm` on each comparison: its McNemar p-value adjusted over all of them,
-    so that of many comparisons in one run, one small p is not taken at face value."""
-    tested = [r for r in results if "mcnemar" in r]
+    results = list(out.results.values())
+    # Holm over the run: of many comparisons, one small p is not taken at face value
     for result, adjusted in zip(
-        tested, holm([r["mcnemar"]["p_value"] for r in tested]), strict=True
+        results, holm([r["paired"]["p_value"] for r in results]), strict=True
     ):
-        result["p_holm"] = adjusted
+        settle(result, adjusted, options)
+    return out
 
 
 def compare_run(

@@ -16,7 +16,7 @@ from typing import Any, ClassVar, Generic, Literal, Protocol, TypeVar, cast, ove
 
 from pytest_bizbench.details import field_entries
 from pytest_bizbench.figures import is_number, mean
-from pytest_bizbench.stats import bootstrap_ci
+from pytest_bizbench.stats import bootstrap_ci, mde, sign_flip_p
 
 OPERATORS: tuple[str, ...] = (
     "eq",
@@ -400,9 +400,13 @@ class BenchmarkPlugin:
         base = float(baseline_metrics.get(key) or 0.0)
         cand = float(candidate_metrics.get(key) or 0.0)
         delta = cand - base
-        if delta > self.IMPROVEMENT_THRESHOLD:
+        # Rounded to 12 decimals, a move of exactly a threshold counts at every suite
+        # size: 3/50 - 4/50 is -0.020000000000000004 and 1/50 - 2/50 is -0.02.
+        moved = round(delta, 12)
+        regression = moved < 0.0 and -moved >= round(self.REGRESSION_THRESHOLD, 12)
+        if moved > 0.0 and moved >= round(self.IMPROVEMENT_THRESHOLD, 12):
             verdict = "improved"
-        elif delta < -self.REGRESSION_THRESHOLD:
+        elif regression:
             verdict = "regressed"
         else:
             verdict = "neutral"
@@ -417,7 +421,7 @@ class BenchmarkPlugin:
             f"candidate_{key}": cand,
             "delta": delta,
             "improved": delta > 0,
-            "regression": delta < -self.REGRESSION_THRESHOLD,
+            "regression": regression,
             "per_field_deltas": per_field,
             "verdict": verdict,
         }
@@ -449,8 +453,12 @@ class BenchmarkPlugin:
                 "b_better": sum(1 for v in values if v > 0),
                 "a_better": sum(1 for v in values if v < 0),
                 "ties": sum(1 for v in values if v == 0),
-                # 95% bootstrap interval of mean_delta, fixed seed (stats.bootstrap_ci)
+                # 95% BCa bootstrap interval of mean_delta, fixed seed (stats.bootstrap_ci)
                 "ci95": bootstrap_ci(values),
+                # the sign-flip p (Holm-adjusted over the run's pairs by the plugin)
+                # and the smallest mean delta these cases detect
+                "p_value": sign_flip_p(values),
+                "mde": mde(values).mde,
             },
         }
 

@@ -346,8 +346,8 @@ def _add_baseline_options(group: pytest.OptionGroup, parser: pytest.Parser) -> N
         "--bizbench-require-significance",
         action="store_true",
         default=None,
-        help="a regression (or improvement) counts only when the 95%% bootstrap CI of the "
-        "paired mean delta excludes 0.",
+        help="a regression (or improvement) counts only when it is significant: the "
+        "sign-flip p of the paired deltas, Holm-adjusted over the run, below 0.05.",
     )
     group.addoption(
         "--bizbench-allow-missing",

@@ -216,7 +216,9 @@ def test_group_and_label_deltas_over_paired_cases() -> None:
 # Three points worse on 200 cases with a noisy delta: every baseline case scores 0.5,
 # the candidate 1.0 on 94 cases (+0.5) and 0.0 on 106 (-0.5). Mean delta
 # (94 - 106) * 0.5 / 200 = -0.03 is past the -0.02 regression bound, but the per-case
-# spread (sd 0.499, standard error 0.035) puts 0 inside the 95% CI [-0.10, +0.04].
+# spread (sd 0.499, standard error 0.035) puts 0 inside the 95% CI [-0.10, +0.04], and
+# 94 up against 106 down is no change: the sign-flip p is 2 P(B <= 94) = 0.44 for
+# B ~ Binomial(200, 1/2) (20,000 random patterns estimate it).
 NOISY_BASE = [0.5] * 200
 NOISY_CAND = [1.0] * 94 + [0.0] * 106
 
@@ -237,15 +239,19 @@ def test_noisy_regression_is_inconclusive_when_significance_is_required() -> Non
     assert result["verdict"] == "inconclusive"
     low, high = result["paired"]["ci95"]
     assert low < 0 < high
-    assert "does not exclude 0" in result["message"]
+    assert result["paired"]["p_value"] == pytest.approx(0.44, abs=0.02)
+    assert "is not below 0.05, so the change may be noise" in result["message"]
     assert Comparisons({("direct", "m"): result}).reasons(options) == []
 
 
 def test_consistent_regression_stays_regressed_when_significance_is_required() -> None:
-    # every case loses 0.03: the interval is the point -0.03, which excludes 0
+    # every case loses 0.03: of 20,000 random sign patterns none is as extreme as all
+    # 50 down (chance 2 / 2^50), so p = 1 / 20,001
     options = BaselineOptions(require_significance=True)
     result = compare_sides(Direct(), scores_side([0.5] * 50), scores_side([0.47] * 50), options)
     assert result["verdict"] == "regressed"
+    assert result["paired"]["p_value"] == result["p_holm"] == 1 / 20_001
+    assert result["significant"] is True
     assert "message" not in result
 
 
@@ -263,6 +269,7 @@ def comparison(verdict: str) -> dict[str, Any]:
         "candidate_accuracy": 0.8,
         "delta": -0.1,
         "paired": {"n": 4, "mean_delta": -0.1, "ci95": [-0.2, -0.05]},
+        "p_holm": 0.03125,
         "message": "benchmark 'direct' changed",
     }
 
@@ -275,7 +282,8 @@ def test_gate_reasons_for_regressed_and_stale_unless_allowed() -> None:
     reasons = results.reasons(BaselineOptions())
     assert reasons == [
         "regression: direct (model v1): accuracy 0.9000 -> 0.8000 (delta -0.1000); paired "
-        "mean delta -0.1000, 95% CI [-0.2000, -0.0500] over 4 cases; accept it with "
+        "mean delta -0.1000, 95% CI [-0.2000, -0.0500] over 4 cases, p (Holm) 0.03125; accept "
+        "it with "
         "--bizbench-allow-regression or re-baseline",
         "stale baseline: direct (model v2): benchmark 'direct' changed",
     ]

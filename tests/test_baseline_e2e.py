@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 import shutil
 from pathlib import Path
 from typing import Any
@@ -115,9 +116,15 @@ def test_regression_fails_the_gate_with_worst_cases_unless_allowed(suite: Suite)
     c = comparison(suite)
     assert c["verdict"] == "regressed"
     assert c["delta"] == -0.25
-    # deltas -1, 0, 0, 0: resample means are -K/4 with K ~ Binomial(4, 1/4);
-    # P(K=0) = 0.316 keeps the upper end at 0, P(K>=3) = 0.051 puts the lower end at -0.75
-    assert c["paired"]["ci95"] == [-0.75, 0.0]
+    # deltas -1, 0, 0, 0: resample means are -K/4 with K ~ Binomial(4, 1/4):
+    # P(K=0) = 0.316, P(K=1) = 0.422, P(K>=2) = 0.262, P(K>=3) = 0.051, P(K=4) = 0.004.
+    # BCa: the share below -1/4 with ties halved is 0.262 + 0.211 = 0.473, z0 = -0.068;
+    # residuals -0.75, 0.25 x3 give a = -0.375 / (6 * 0.75^1.5) = -0.096. The upper
+    # level Phi(1.532) = 0.937 falls in K = 0 (the top 0.316): 0. The lower level
+    # Phi(-2.589) = 0.0048 sits on the edge of K = 4 (0.0039), so -1 or -0.75.
+    low, high = c["paired"]["ci95"]
+    assert (low in (-1.0, -0.75), high) == (True, 0.0)
+    assert c["paired"]["p_value"] == 1.0  # one case moved: not significant
     assert c["worst"] == [
         {
             "case": CASES,
@@ -140,8 +147,8 @@ def test_regression_fails_the_gate_with_worst_cases_unless_allowed(suite: Suite)
         [
             "bizbench gate: FAILED",
             "  regression: direct (model default): accuracy 0.7500 -> 0.5000 (delta -0.2500);"
-            " paired mean delta -0.2500, 95% CI [[]-0.7500, +0.0000[]] over 4 cases; accept it"
-            " with --bizbench-allow-regression or re-baseline",
+            " paired mean delta -0.2500, 95% CI [[]-*, +0.0000[]] over 4 cases, p (Holm) 1;"
+            " accept it with --bizbench-allow-regression or re-baseline",
             "*",
             "compared with the baseline:",  # the short view keeps the rows that moved
             "benchmark*verdict*",
@@ -400,7 +407,13 @@ def test_noisy_three_point_drop_needs_significance_to_be_ignored(suite: Suite) -
     c = comparison(suite)
     assert c["verdict"] == "inconclusive"  # reported, not failing
     assert c["significance_required"] is True
-    strict.stdout.fnmatch_lines(["direct (default): regressed on the headline, but the 95% CI*"])
+    strict.stdout.fnmatch_lines(
+        [
+            "direct (default): regressed on the headline, but not a significant drop: its p "
+            "(Holm) "
+            "0.4357 is not below 0.05, so the change may be noise: inconclusive*"
+        ]
+    )
     build(suite, NOISY_CAND, ini="bizbench_require_significance = true\n")
     assert suite.pytester.runpytest("--bizbench-baseline", "base.json").ret == 0
 
@@ -417,7 +430,10 @@ def test_step_summary_has_verdicts_worst_cases_and_thresholds(
     )
     text = summary.read_text()
     assert "### Compared with the baseline" in text
-    assert "| direct | default | regressed | accuracy | 0.7500 | 0.5000 | -0.2500 | 4 |" in text
+    assert (
+        "| direct | default | regressed (not significant, p 1; under 6 paired cases (4) can "
+        "never be significant) | accuracy | 0.7500 | 0.5000 | -0.2500 | 4 |"
+    ) in text
     assert "### Worst-regressed cases" in text
     assert "| direct | default | c1 | 1.0000 | 0.0000 | -1.0000 | s 1.00→0.00 |" in text
     assert "| direct:accuracy >= 0.6 | default | 0.5000 | FAIL |" in text
@@ -453,6 +469,13 @@ def test_models_side_by_side_get_a_confidence_interval(suite: Suite) -> None:
     assert cases["mean_delta"] == 0.25
     assert cases["ci95"] == [0.0, 0.5]
     assert (cases["n"], cases["b_better"], cases["ties"]) == (4, 2, 2)
+    # two cases moved, both up by 0.5: 2 of 4 sign patterns; the only pair of the run
+    assert (cases["p_value"], cases["p_holm"], cases["significant"]) == (0.5, 0.5, False)
+    # sd = sqrt(4 * 0.25^2 / 3), se = sd / 2, t with 3 df: 3.1824 + 0.9785 (the table)
+    assert cases["mde"] == pytest.approx((3.1824 + 0.9785) * (0.5 / math.sqrt(3)) / 2, rel=1e-4)
+    result.stdout.fnmatch_lines(
+        ["*direct*v2-vs-v1*improved (not significant, p 0.5; under 6 paired cases (4) *"]
+    )
 
 
 REGENERATE = (

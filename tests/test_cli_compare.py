@@ -46,7 +46,12 @@ def test_compare_same_report_is_neutral(suite: Suite, capsys: pytest.CaptureFixt
     report = make_report(suite, "r.json", [RIGHT, RIGHT, HALF, HALF])
     code, out, _ = run_cli(capsys, "compare", report, report)
     assert code == 0
-    assert re.search(r"field-accuracy\s+default\s+neutral\s+accuracy\s+0\.7500\s+0\.7500", out)
+    # nothing moved: p 1, and four cases could never have shown a significant change
+    assert re.search(
+        r"field-accuracy\s+default\s+neutral \(not significant, p 1; under 6 paired cases \(4\) "
+        r"can never be significant\)\s+accuracy\s+0\.7500\s+0\.7500",
+        out,
+    )
     assert out.rstrip().endswith("verdict: passed")
 
 
@@ -69,15 +74,18 @@ def test_compare_regression_exits_1_and_lists_worst_cases(
     code, out, _ = run_cli(capsys, "compare", base, cand, "--format", "markdown")
     assert code == 1
     assert "### Compared with the baseline" in out
-    assert "| field-accuracy | default | regressed | accuracy | 1.0000 | 0.8750 | -0.1250 |" in out
+    assert (
+        "| field-accuracy | default | regressed (not significant, p 1; under 6 paired cases (4) "
+        "can never be significant) | accuracy | 1.0000 | 0.8750 | -0.1250 |"
+    ) in out
     assert "| field-accuracy | default | d3 | 1.0000 | 0.5000 | -0.5000 | b 1.00→0.00 |" in out
     assert run_cli(capsys, "compare", base, cand, "--allow-regression")[0] == 0
-    # deltas 0, 0, 0, -0.5: the CI's upper end is 0 (P(no d3 drawn) = 0.75^4 = 32%),
-    # so with significance required the drop is inconclusive: reported, not failing
+    # deltas 0, 0, 0, -0.5: one case moved, sign-flip p 1, so with significance
+    # required the drop is inconclusive: reported, not failing
     code, out, _ = run_cli(capsys, "compare", base, cand, "--require-significance")
     assert code == 0
-    assert "does not exclude 0" in out
-    assert re.search(r"field-accuracy\s+default\s+inconclusive\s+accuracy", out)
+    assert "its p (Holm) 1 is not below 0.05 (under 6 paired cases it never is)" in out
+    assert re.search(r"field-accuracy\s+default\s+inconclusive \(not significant, p 1;", out)
 
 
 def test_compare_improvement_exits_0(suite: Suite, capsys: pytest.CaptureFixture[str]) -> None:

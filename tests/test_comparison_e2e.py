@@ -21,11 +21,15 @@ ALL_PASS = {"c1": 1.0, "c2": 1.0, "c3": 1.0, "c4": 1.0}
 ONE_DROP = {"c1": 0.0, "c2": 1.0, "c3": 1.0, "c4": 1.0}  # c1 passed -> failed
 MARK = ("--bizbench-min-score", "0.5")
 # deltas -1, 0, 0, 0: mean -0.25. Countries alternate DE, US, DE, US, so the
-# residual sums are DE -0.75 + 0.25 = -0.5 and US 0.25 + 0.25 = +0.5:
-# clustered se = sqrt(0.25 + 0.25) / 4; MDE = (1.959964 + 0.841621) * se = 0.495
-SE = math.sqrt(0.5) / 4
-MDE = (1.959964 + 0.841621) * SE
-SENTENCE = "this suite can detect changes of 49.5 points or more; REGRESSION_THRESHOLD is 2 points"
+# residual sums are DE -0.75 + 0.25 = -0.5 and US 0.25 + 0.25 = +0.5: the CR1 se
+# with G = 2 is sqrt(2/1 * (0.25 + 0.25)) / 4 = 0.25, and t with 1 df is
+# tan(pi (p - 1/2)): MDE = (t_0.975 + t_0.80) * se = (12.706 + 1.376) * 0.25 = 3.52
+SE = 0.25
+T_975, T_80 = math.tan(math.pi * 0.475), math.tan(math.pi * 0.3)
+MDE = (T_975 + T_80) * SE
+SENTENCE = "this suite can detect changes of 352.1 points or more; REGRESSION_THRESHOLD is 2 points"
+# beside the verdict: one case moved (p 1), and four cases can never show a change
+NOT_SIGNIFICANT = "(not significant, p 1; under 6 paired cases (4) can never be significant)"
 
 
 def baseline_then(suite: Suite, candidate: dict[str, float], *args: str) -> pytest.RunResult:
@@ -44,8 +48,8 @@ def test_comparison_keys_columns_and_the_detectability_sentence(suite: Suite) ->
     assert c["p_holm"] == 1.0  # the only comparison of the run
     assert c["clustered"] == {
         "n_clusters": 2,
-        "se": pytest.approx(SE),
-        "ci95": [pytest.approx(-0.25 - 1.96 * SE), pytest.approx(-0.25 + 1.96 * SE)],
+        "se": SE,
+        "ci95": [pytest.approx(-0.25 - T_975 * SE), pytest.approx(-0.25 + T_975 * SE)],
     }
     assert c["mde"] == pytest.approx(MDE)
     out = result.stdout.str()
@@ -54,7 +58,10 @@ def test_comparison_keys_columns_and_the_detectability_sentence(suite: Suite) ->
     )
     assert "p (Holm)" in header
     assert "MDE" in header
-    assert re.search(r"direct\s+default\s+regressed\s+accuracy.*1\.0000\s+0\.4953", out)
+    assert re.search(
+        rf"direct\s+default\s+regressed {re.escape(NOT_SIGNIFICANT)}\s+accuracy.*1\.0000\s+3\.5206",
+        out,
+    )
     result.stdout.fnmatch_lines([f"direct (default): {SENTENCE}"])
 
 
@@ -63,8 +70,8 @@ def test_inconclusive_is_reported_not_failing_in_every_view(
 ) -> None:
     summary = suite.path / "summary.md"
     monkeypatch.setenv("GITHUB_STEP_SUMMARY", str(summary))
-    # the bootstrap CI of deltas -1, 0, 0, 0 reaches 0 (a resample without c1 has
-    # chance 0.75^4 = 32%), so with significance required the drop is inconclusive
+    # one case moved: the sign-flip p is 1, so with significance required the drop
+    # is inconclusive
     result = baseline_then(suite, ONE_DROP, "--bizbench-require-significance")
     assert result.ret == 1  # c1 itself fails its pass mark; the gate passes
     assert "regression:" not in result.stdout.str()
@@ -72,7 +79,7 @@ def test_inconclusive_is_reported_not_failing_in_every_view(
     assert re.search(r"direct\s+default\s+accuracy\s+0\.7500.*inconclusive", result.stdout.str())
     result.stdout.fnmatch_lines(["*bizbench gate: passed*"])
     text = summary.read_text(encoding="utf-8")
-    assert "| direct | default | inconclusive | accuracy |" in text
+    assert f"| direct | default | inconclusive {NOT_SIGNIFICANT} | accuracy |" in text
     assert SENTENCE in text
     capsys.readouterr()
     html_path = str(suite.path / "r.html")
@@ -90,7 +97,7 @@ def test_inconclusive_is_reported_not_failing_in_every_view(
         == 0
     )
     page = Path(html_path).read_text(encoding="utf-8")
-    assert '<span class="badge warn">inconclusive</span>' in page
+    assert f'<span class="badge warn">inconclusive</span> {NOT_SIGNIFICANT}' in page
     assert "McNemar b=1 (passed→failed), c=0 (failed→passed), p=1.0000" in page
     assert SENTENCE in page
 
@@ -104,11 +111,14 @@ def test_compare_cli_computes_the_same_from_two_saved_reports(
     base, cand = str(suite.path / "base.json"), str(suite.path / "bizbench-report.json")
     assert main(["compare", base, cand]) == 1
     out = capsys.readouterr().out
-    assert re.search(r"direct\s+default\s+regressed\s+accuracy.*1\.0000\s+0\.4953", out)
+    assert re.search(
+        rf"direct\s+default\s+regressed {re.escape(NOT_SIGNIFICANT)}\s+accuracy.*1\.0000\s+3\.5206",
+        out,
+    )
     assert f"- direct (default): {SENTENCE}" in out
     assert main(["compare", base, cand, "--require-significance"]) == 0
     out = capsys.readouterr().out
-    assert re.search(r"direct\s+default\s+inconclusive\s+accuracy", out)
+    assert re.search(rf"direct\s+default\s+inconclusive {re.escape(NOT_SIGNIFICANT)}", out)
     # the documents carry outcome and group, so the statistics are the run's own
     saved = compare_reports(
         json.loads(Path(base).read_text()), json.loads(Path(cand).read_text()), BaselineOptions()

@@ -31,10 +31,16 @@ def test_mcnemar_mde_and_threshold_of_a_comparison() -> None:
     result = compare_sides(Direct(), base, cand, BaselineOptions())
     # p = 2 * (C(5,0) + C(5,1)) / 2^5 = 12/32
     assert result["mcnemar"] == {"b": 4, "c": 1, "p_value": 0.375}
+    # the sign-flip test of the deltas says the same: 5 moved by 1, |sum| 3, and
+    # |2B - 5| >= 3 for B in {0, 1, 4, 5}: (1 + 5 + 5 + 1) / 32
+    assert result["paired"]["p_value"] == result["p_holm"] == 0.375
+    assert result["significant"] is False
     # deltas: four -1, one +1, three 0: mean -3/8; sum of squares about the mean
-    # 4 * 25/64 + 121/64 + 3 * 9/64 = 248/64; sd = sqrt(248/64/7)
+    # 4 * 25/64 + 121/64 + 3 * 9/64 = 248/64; sd = sqrt(248/64/7); t with 7 df:
+    # t_0.975 = 2.3646, t_0.80 = 0.8960 (the printed table)
     sd = math.sqrt(248 / 64 / 7)
-    assert result["mde"] == pytest.approx((1.959964 + 0.841621) * sd / math.sqrt(8))
+    assert result["mde"] == pytest.approx((2.3646 + 0.8960) * sd / math.sqrt(8), rel=1e-4)
+    assert "mde_note" not in result
     assert "clustered" not in result  # no group_by, no cluster key
     assert result["regression_threshold"] == 0.02
 
@@ -58,13 +64,17 @@ def test_clustered_error_from_the_group_key() -> None:
         ]
     )
     result = compare_sides(Direct(), base, cand, BaselineOptions())
-    se = math.sqrt(2) / 4
+    # CR1 with G = 2: se^2 = 2/1 * (1 + 1) / 4^2, se = 0.5; t with one df is
+    # tan(pi (p - 1/2)): t_0.975 = 12.706, t_0.80 = 1.376
+    half = math.tan(math.pi * 0.475) * 0.5
     assert result["clustered"] == {
         "n_clusters": 2,
-        "se": pytest.approx(se),
-        "ci95": [pytest.approx(-0.5 - 1.96 * se), pytest.approx(-0.5 + 1.96 * se)],
+        "se": 0.5,
+        "ci95": [pytest.approx(-0.5 - half), pytest.approx(-0.5 + half)],
     }
-    assert result["mde"] == pytest.approx((1.959964 + 0.841621) * se)
+    assert result["mde"] == pytest.approx(
+        (math.tan(math.pi * 0.475) + math.tan(math.pi * 0.3)) * 0.5
+    )
 
 
 def test_cluster_key_wins_over_the_group() -> None:
@@ -79,8 +89,9 @@ def test_cluster_key_wins_over_the_group() -> None:
 
 def test_regression_significant_naively_but_not_clustered_is_inconclusive() -> None:
     # 20 cases in 2 companies; one company's ten all drop by 1, the other's none do.
-    # Mean -0.5; the clustered se = sqrt(5^2 + 5^2) / 20 = 0.354 gives the interval
-    # [-1.19, +0.19], which holds 0: two companies are two observations, not twenty.
+    # Mean -0.5; ten cases all down alone give the sign-flip p 2 / 2^10, but the CR1
+    # se = sqrt(2/1 * (5^2 + 5^2)) / 20 = 0.5 with t_0.975,1 = 12.706 gives the
+    # interval [-6.85, +5.85], which holds 0: two companies are two observations.
     groups = ["acme"] * 10 + ["initech"] * 10
     base = side([outcome_doc(f"c{i:02d}", 1.0, group=g) for i, g in enumerate(groups)])
     after = [0.0] * 10 + [1.0] * 10
@@ -97,7 +108,9 @@ def test_regression_significant_naively_but_not_clustered_is_inconclusive() -> N
     strict = BaselineOptions(require_significance=True)
     result = compare_sides(Direct(), base, cand, strict)
     assert result["verdict"] == "inconclusive"
-    assert "(clustered) does not exclude 0" in result["message"]
+    assert result["paired"]["p_value"] == 2 / 1024
+    assert result["significant"] is False
+    assert "its clustered 95% CI [-6.8531, +5.8531] does not exclude 0" in result["message"]
     assert Comparisons({("direct", "m"): result}).reasons(strict) == []  # not failing
 
 
@@ -119,6 +132,7 @@ def test_holm_runs_over_every_comparison_of_the_run() -> None:
     cand = report({"one": [0.0] * 6, "two": [0.0] + [1.0] * 5})
     results = compare_reports(base, cand, BaselineOptions()).results
     assert results["one", "m"]["mcnemar"]["p_value"] == mcnemar_p(6, 0) == 2 / 64
+    assert results["one", "m"]["paired"]["p_value"] == 2 / 64  # the sign-flip p is Holm's input
     assert results["one", "m"]["p_holm"] == 4 / 64  # smallest of m = 2: times 2
     assert results["two", "m"]["p_holm"] == 1.0  # times 1, and at least 4/64
 

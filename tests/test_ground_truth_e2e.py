@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 
 import pytest
 from bizhelpers import Suite, doc, jsonl
@@ -156,8 +157,9 @@ def test_prediction_directory_and_jsonl_side_by_side(suite: Suite) -> None:
     paired = suite.report()["benchmarks"]["field-accuracy"]["paired"]["v2-vs-v1"]
     assert paired["delta"] == pytest.approx(-1 / 3)
     assert paired["verdict"] == "regressed"
-    # resampling the deltas (0, -1, 0): all three -1 has probability 1/27 > 2.5% and
-    # no -1 at all (2/3)**3 > 2.5%, so the 95% interval spans [-1, 0]
+    # resampling the deltas (0, -1, 0): the mirror image of 0, 0, 1, whose BCa
+    # interval is [0, 1] (test_baseline_stats), so [-1, 0]. One case moved: p 1.
+    # sd = sqrt(1/3), se = 1/3, t with 2 df: 0.95 / sqrt(0.04875) + 0.6 / sqrt(0.32)
     assert paired["cases"] == {
         "n": 3,
         "mean_delta": pytest.approx(-1 / 3),
@@ -165,6 +167,10 @@ def test_prediction_directory_and_jsonl_side_by_side(suite: Suite) -> None:
         "a_better": 1,
         "ties": 2,
         "ci95": [-1.0, 0.0],
+        "p_value": 1.0,
+        "p_holm": 1.0,
+        "significant": False,
+        "mde": pytest.approx((0.95 / math.sqrt(0.04875) + 0.6 / math.sqrt(0.32)) / 3),
     }
     # -k selects by model naturally
     result = suite.pytester.runpytest(

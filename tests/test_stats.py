@@ -1,5 +1,6 @@
 """The statistics of an honest comparison, against values worked out by hand or by an
-independent formula: McNemar, Holm, clustered errors, MDE, pass^k, flips."""
+independent formula: the sign-flip test, McNemar, Holm, Student's t, clustered
+errors, MDE, pass^k, flips."""
 
 from __future__ import annotations
 
@@ -19,7 +20,19 @@ from pytest_bizbench.scoring.passk import (
     sample_details,
     sample_metrics,
 )
-from pytest_bizbench.stats import clustered, holm, mcnemar, mcnemar_p, mde, sample_sd
+from pytest_bizbench.stats import (
+    Clustered,
+    Detectable,
+    clustered,
+    holm,
+    mcnemar,
+    mcnemar_p,
+    mde,
+    sample_sd,
+    sign_flip_p,
+    t_cdf,
+    t_quantile,
+)
 
 
 def binomial_tail(n: int, x: int) -> float:
@@ -80,16 +93,75 @@ def test_holm_caps_at_one_and_keeps_an_empty_family() -> None:
     assert holm([0.2]) == [0.2]  # one comparison: nothing to adjust
 
 
+def test_holm_leaves_a_nan_out_of_the_family() -> None:
+    # a NaN is no test: m counts the two numbers, 0.01 * 2 and max(0.02, 0.04 * 1)
+    adjusted = holm([math.nan, 0.01, 0.04])
+    assert math.isnan(adjusted[0])
+    assert adjusted[1:] == pytest.approx([0.02, 0.04])
+    assert holm([math.nan, 0.01])[1] == 0.01  # one real test: nothing to adjust
+
+
+# Student's t: one and two degrees of freedom have closed forms (Cauchy, and
+# t = (2p - 1) / sqrt(2p(1 - p))); the rest are the printed table's values.
+@pytest.mark.parametrize("p", [0.6, 0.8, 0.9, 0.975, 0.995])
+def test_t_quantile_matches_the_closed_forms(p: float) -> None:
+    assert t_quantile(p, 1) == pytest.approx(math.tan(math.pi * (p - 0.5)), rel=1e-12)
+    assert t_quantile(p, 2) == pytest.approx((2 * p - 1) / math.sqrt(2 * p * (1 - p)), rel=1e-12)
+    assert t_quantile(1 - p, 3) == -t_quantile(p, 3)
+
+
+@pytest.mark.parametrize(
+    ("p", "df", "table"),
+    [
+        (0.975, 1, 12.7062),
+        (0.975, 4, 2.7764),
+        (0.80, 9, 0.8834),
+        (0.975, 29, 2.0452),
+        (0.975, 120, 1.9799),
+        (0.80, 1000, 0.8420),
+    ],
+)
+def test_t_quantile_matches_the_table(p: float, df: int, table: float) -> None:
+    assert round(t_quantile(p, df), 4) == table
+
+
+def test_t_cdf_by_hand_and_for_huge_df() -> None:
+    assert t_cdf(1.0, 1) == pytest.approx(0.75)  # 1/2 + atan(1)/pi
+    assert t_cdf(0.0, 7) == 0.5
+    assert t_cdf(-2.0, 5) == pytest.approx(1 - t_cdf(2.0, 5))
+    # a million degrees of freedom: the normal quantile 1.959964
+    assert t_quantile(0.975, 1_000_000) == pytest.approx(1.959964, abs=1e-5)
+    with pytest.raises(ValueError, match="need 0 < p < 1"):
+        t_quantile(1.0, 3)
+
+
 def test_clustered_se_by_hand() -> None:
     # deltas 1, 0 in cluster a and -1, 0.5 in b; mean 0.125. Residual sums per
-    # cluster: a 0.875 - 0.125 = 0.75, b -1.125 + 0.375 = -0.75. se = sqrt(0.5625 * 2) / 4
+    # cluster: a 0.875 - 0.125 = 0.75, b -1.125 + 0.375 = -0.75. CR1 with G = 2:
+    # se^2 = 2/1 * (0.5625 + 0.5625) / 4^2, se = 1.5 / 4 = 0.375; t with 1 df.
     result = clustered([1.0, 0.0, -1.0, 0.5], ["a", "a", "b", "b"])
     assert result is not None
-    se = math.sqrt(1.125) / 4
-    assert result.n_clusters == 2
-    assert result.se == pytest.approx(se)
-    assert result.ci95 == pytest.approx((0.125 - 1.96 * se, 0.125 + 1.96 * se))
+    half = math.tan(math.pi * 0.475) * 0.375  # t_0.975,1 = 12.706
+    assert (result.n_clusters, result.se, result.note) == (2, 0.375, None)
+    assert result.ci95 == pytest.approx((0.125 - half, 0.125 + half))
+    assert result.as_json() == {
+        "n_clusters": 2,
+        "se": 0.375,
+        "ci95": [pytest.approx(0.125 - half), pytest.approx(0.125 + half)],
+    }
     assert clustered([], []) is None
+
+
+def test_one_cluster_has_no_error_and_says_so() -> None:
+    result = clustered([-1.0, 0.0, -0.5], ["acme"] * 3)
+    assert result == Clustered(1, None, None, "one cluster: no clustered error")
+    assert result.as_json() == {
+        "n_clusters": 1,
+        "se": None,
+        "ci95": None,
+        "note": "one cluster: no clustered error",
+    }
+    assert mde([-1.0, 0.0, -0.5], result) == Detectable(None, "one cluster: no clustered error")
 
 
 def test_clustered_sees_moves_that_independent_errors_miss() -> None:
@@ -98,19 +170,70 @@ def test_clustered_sees_moves_that_independent_errors_miss() -> None:
     naive = sample_sd(deltas) / math.sqrt(10)  # sd = sqrt(10/9): 0.333
     robust = clustered(deltas, ["acme"] * 5 + ["initech"] * 5)
     assert robust is not None
-    # residual sums 5 and -5: se = sqrt(50) / 10 = 0.707, over twice the naive one
-    assert robust.se == pytest.approx(math.sqrt(50) / 10)
+    # residual sums 5 and -5: se^2 = 2/1 * 50 / 10^2 = 1, three times the naive one
+    assert robust.se == pytest.approx(1.0)
+    assert robust.ci95 == pytest.approx((-math.tan(math.pi * 0.475), math.tan(math.pi * 0.475)))
     assert robust.se > 2 * naive
 
 
 def test_mde_by_hand() -> None:
-    # deltas 0.1, -0.1, 0.3, -0.3: mean 0, sd = sqrt(0.2 / 3), se = sd / 2
-    assert mde([0.1, -0.1, 0.3, -0.3]) == pytest.approx(
-        (1.959964 + 0.841621) * math.sqrt(0.2 / 3) / 2
+    # deltas 0.1, -0.1, 0.3: mean 0.1, residuals 0, -0.2, 0.2, sd = sqrt(0.08 / 2) = 0.2,
+    # se = 0.2 / sqrt(3), df = 2: t_0.975 = 0.95 / sqrt(0.04875), t_0.8 = 0.6 / sqrt(0.32)
+    t_sum = 0.95 / math.sqrt(0.04875) + 0.6 / math.sqrt(0.32)  # 4.3027 + 1.0607
+    assert mde([0.1, -0.1, 0.3]).mde == pytest.approx(t_sum * 0.2 / math.sqrt(3))  # 0.619
+    # two cases, one of which broke: sd = sqrt(0.5), se = 0.5, df = 1: the suite
+    # detects only drops of 7, far beyond any score's range
+    two = mde([0.0, -1.0]).mde
+    assert two == pytest.approx((math.tan(math.pi * 0.475) + math.tan(math.pi * 0.3)) * 0.5)
+    assert mde([0.5]) == Detectable(None, "fewer than 2 paired cases: no spread to measure")
+    assert mde([0.0] * 10) == Detectable(0.0)
+
+
+def test_clustered_mde_uses_the_cr1_error_and_g_minus_1_df() -> None:
+    robust = clustered([1.0, 0.0, -1.0, 0.5], ["a", "a", "b", "b"])  # se 0.375, G = 2
+    assert mde([1.0, 0.0, -1.0, 0.5], robust).mde == pytest.approx(
+        (math.tan(math.pi * 0.475) + math.tan(math.pi * 0.3)) * 0.375
     )
-    assert mde([0.5]) is None  # one delta has no spread
-    assert mde([0.5], clustered_se=0.1) == pytest.approx(2.801585 * 0.1)
-    assert mde([0.0] * 10) == 0.0
+
+
+# The sign-flip test, enumerated by hand.
+
+
+@pytest.mark.parametrize(
+    ("deltas", "p"),
+    [
+        ([-1.0], 1.0),  # one case that broke: +1 and -1 are both as extreme
+        ([-1.0, -1.0], 0.5),  # sums -2, 0, 0, +2: two of four reach 2
+        ([-1.0] * 4 + [0.0] * 6, 0.125),  # 4 of 10 broke: 2 of 16 patterns
+        ([-1.0] * 4 + [0.0] * 196, 0.125),  # the unmoved cases change nothing
+        ([-1.0] * 5, 0.0625),  # 2/32: five cases can never reach 0.05
+        ([-1.0] * 6, 0.03125),  # 2/64: six can
+        # |sum| 1.5 of magnitudes 1, 0.5, 0.25, 0.25: with +1 first, 1 + 0.5 + (-0.5,
+        # 0, 0, 0.5) gives 1.0, 1.5, 1.5, 2.0 (three reach 1.5), 1 - 0.5 + ... none;
+        # mirrored for -1: 6 of 16, the two ties with the observed sum included
+        ([-0.5, -0.25, 0.25, -1.0], 0.375),
+        ([-0.1, -0.2, 0.3], 1.0),  # 0.1 + 0.2 - 0.3 is a tie, not a float's 5.6e-17
+        ([0.0, 0.0], 1.0),
+        ([], 1.0),
+    ],
+)
+def test_sign_flip_p_by_hand(deltas: list[float], p: float) -> None:
+    assert sign_flip_p(deltas) == p
+
+
+@given(st.integers(0, 12), st.integers(0, 8), st.integers(0, 5))
+def test_sign_flip_on_0_1_scores_is_the_exact_mcnemar(b: int, c: int, same: int) -> None:
+    assert sign_flip_p([-1.0] * b + [1.0] * c + [0.0] * same) == mcnemar_p(b, c)
+
+
+def test_sign_flip_beyond_20_moved_cases_samples_20000_patterns() -> None:
+    # 30 broke and 15 were fixed: the exact (McNemar) p is 0.0357; 20,000 random
+    # patterns estimate it within 4 standard errors, sqrt(p(1 - p) / 20000) = 0.0013
+    p = sign_flip_p([-1.0] * 30 + [1.0] * 15)
+    assert p * 20_001 == pytest.approx(round(p * 20_001))  # (1 + k) / 20001
+    assert abs(p - mcnemar_p(30, 15)) < 4 * 0.0013
+    assert sign_flip_p([1.0] * 15 + [-1.0] * 30) == p  # the case order does not matter
+    assert sign_flip_p([-1.0] * 30) == 1 / 20_001  # no pattern beats all 30 down
 
 
 @pytest.mark.parametrize(
@@ -216,11 +339,13 @@ def test_flip_rate_is_zero_when_all_samples_agree(cases: list[tuple[int, int]], 
 
 
 @given(st.lists(st.floats(-1.0, 1.0), min_size=2, max_size=30))
-def test_singleton_clusters_give_the_plain_error_scaled(deltas: list[float]) -> None:
-    # with one case per cluster, se^2 = sum (d - mean)^2 / n^2 = (n - 1)/n * sd^2 / n
+def test_singleton_clusters_give_the_plain_error(deltas: list[float]) -> None:
+    # one case per cluster: se^2 = n/(n - 1) * sum (d - mean)^2 / n^2 = sd^2 / n
     n = len(deltas)
     result = clustered(deltas, [str(i) for i in range(n)])
     assert result is not None
-    expected = math.sqrt((n - 1) / n) * sample_sd(deltas) / math.sqrt(n)
-    assert result.se == pytest.approx(expected, abs=1e-12)
+    assert result.se == pytest.approx(sample_sd(deltas) / math.sqrt(n), abs=1e-12)
+    assert result.ci95 is not None
     assert result.ci95[0] <= math.fsum(deltas) / n <= result.ci95[1] + 1e-12
+    # the clustered se is rounded to 12 decimals, then multiplied by t sums up to 14
+    assert mde(deltas, result).mde == pytest.approx(mde(deltas).mde, abs=1e-10)

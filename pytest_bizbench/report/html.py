@@ -163,9 +163,10 @@ def cumulative_best(curves: Sequence[tuple[str, Sequence[float]]]) -> str:
 
 
 def _cell(column: str, text: str) -> str:
-    word = text.split(" ", maxsplit=1)[0]
+    word, _, rest = text.partition(" ")
     if column in ("verdict", "result") and word in (*VERDICT_CLASS, *RESULT_CLASS):
-        return f"<td>{_badge(text, RESULT_CLASS.get(word))}</td>"
+        after = f" {_e(rest)}" if rest else ""
+        return f"<td>{_badge(word, RESULT_CLASS.get(word))}{after}</td>"
     css = ' class="num"' if NUMBER.fullmatch(text) else ""
     return f"<td{css}>{_e(text)}</td>"
 

@@ -143,7 +143,8 @@ def _comparison(report: Report) -> Section:
         title = "compared with the baseline"
         counts = (_verdict_counts(comparisons),)
         header, rows = table
-        moved = [row for row in rows if row[2] != "neutral"]  # the verdict column
+        verdicts = [c.get("verdict") for _, c in sorted(comparisons.items())]
+        moved = [row for row, v in zip(rows, verdicts, strict=True) if v != "neutral"]
         if moved:  # the short view lists only what a reader must act on
             blocks.append(_table(title, (header, moved), high=Detail.SHORT, lines=counts))
         else:

@@ -149,6 +149,7 @@ PAIRED = Obj(
         "n": INT,
         "mean_delta": OPT_NUM,
         "ci95": Seq(NUM, 2, nullable=True),
+        "p_value": OPT_NUM,
         "histogram": Seq(Obj({"count": INT, "range": Seq(NUM, 2)})),
     }
 )
@@ -164,9 +165,16 @@ COMPARISON = Obj(
         "mcnemar": Obj({"b": INT, "c": INT, "p_value": OPT_NUM}, nullable=True),
         "p_holm": OPT_NUM,
         "mde": OPT_NUM,
+        "mde_note": OPT_STR,
+        "significant": BOOL,
         "regression_threshold": OPT_NUM,
         "clustered": Obj(
-            {"ci95": Seq(NUM, 2, nullable=True), "se": OPT_NUM, "n_clusters": INT},
+            {
+                "ci95": Seq(NUM, 2, nullable=True),
+                "se": OPT_NUM,
+                "n_clusters": INT,
+                "note": OPT_STR,
+            },
             nullable=True,
         ),
         "worst": Seq(

@@ -6,8 +6,10 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from pytest_bizbench.aggregate import FAILED, PASSED
+from pytest_bizbench.figures import is_number
 from pytest_bizbench.payload import ERROR
 from pytest_bizbench.registry import Registry
+from pytest_bizbench.stats import MIN_SIGNIFICANT_CASES
 
 # metrics shown next to the headline, where a benchmark reports them
 COMPONENTS = (
@@ -102,7 +104,7 @@ def summary_table(report: Report) -> Table:
                 str(outcomes.count(PASSED)),
                 str(outcomes.count(FAILED)),
                 str(outcomes.count(ERROR)),
-                str(comparison.get("verdict", "—")),
+                verdict_text(comparison) if comparison else "—",
                 fmt(comparison.get("delta")),
             ]
         )
@@ -177,7 +179,13 @@ def pairs_table(report: Report) -> Table | None:
                     _signed(paired.get("delta")),
                     _ci(cases),
                     str(cases.get("n", "—")),
-                    str(paired.get("verdict", "—")),
+                    verdict_text(
+                        {
+                            "verdict": paired.get("verdict", "—"),
+                            "paired": cases,
+                            **{k: cases.get(k) for k in ("significant", "p_holm", "mde")},
+                        }
+                    ),
                 ]
             )
     header = ["benchmark", "B-vs-A", "headline", "A", "B", "B − A", "95% CI", "cases", "verdict"]
@@ -255,7 +263,7 @@ def comparison_table(comparisons: Comparisons, headlines: Mapping[str, str]) -> 
             [
                 name,
                 model,
-                str(c.get("verdict", "—")),
+                verdict_text(c),
                 headline,
                 fmt(c.get(f"baseline_{headline}")),
                 fmt(c.get(f"candidate_{headline}")),
@@ -318,21 +326,56 @@ def detectability(c: Mapping[str, Any]) -> str | None:
     )
 
 
+def _short(value: float) -> str:
+    """Two significant digits: p 0.25, drops of 0.15."""
+    return f"{value:.2g}"
+
+
+def _reach(c: Mapping[str, Any], verdict: str) -> str:
+    """What this suite can see: the smallest change it detects, or why it cannot say."""
+    n = (c.get("paired") or {}).get("n", 0)
+    mde = c.get("mde")
+    if isinstance(n, int) and n < MIN_SIGNIFICANT_CASES:
+        return f"under {MIN_SIGNIFICANT_CASES} paired cases ({n}) can never be significant"
+    if not is_number(mde):
+        return str(c.get("mde_note") or "no detectable change could be estimated")
+    if mde == 0:  # every delta alike: usually no case moved at all
+        moved = (c.get("paired") or {}).get("mean_delta")
+        return "no paired case changed" if moved == 0 else "the deltas show no spread"
+    direction = "gains" if verdict == "improved" else "drops"
+    return f"this suite detects {direction} of {_short(mde)} or more"
+
+
+def verdict_text(c: Mapping[str, Any]) -> str:
+    """The verdict, and beside one that is not significant the words "not
+    significant", its p (Holm) and what the suite can detect, so a neutral verdict
+    is not read as proof that nothing changed."""
+    verdict = str(c.get("verdict", "—"))
+    p_holm = c.get("p_holm")
+    if c.get("significant") is not False or verdict == "stale" or not is_number(p_holm):
+        return verdict
+    return f"{verdict} (not significant, p {_short(p_holm)}; {_reach(c, verdict)})"
+
+
 def honest_line(c: Mapping[str, Any]) -> str:
-    """McNemar, Holm, MDE and the clustered interval of one comparison, in one line."""
+    """The sign-flip p, McNemar, Holm, MDE and the clustered interval of one
+    comparison, in one line."""
     test = c.get("mcnemar") or {}
     parts = [
+        f"sign-flip p={fmt((c.get('paired') or {}).get('p_value'))}",
         f"McNemar b={test.get('b', '—')} (passed→failed), c={test.get('c', '—')} "
         f"(failed→passed), p={fmt(test.get('p_value'))}",
         f"Holm-adjusted p={fmt(c.get('p_holm'))}",
-        f"MDE={fmt(c.get('mde'))}",
+        f"MDE={fmt(c.get('mde'))}" + (f" ({c['mde_note']})" if c.get("mde_note") else ""),
     ]
     robust = c.get("clustered")
     if isinstance(robust, Mapping):
-        parts.append(
-            f"clustered over {robust.get('n_clusters')} clusters: se={fmt(robust.get('se'))}, "
-            f"95% CI {_ci(robust)}"
+        error = (
+            f"se={fmt(robust.get('se'))}, 95% CI {_ci(robust)}"
+            if robust.get("se") is not None
+            else str(robust.get("note") or "no clustered error")
         )
+        parts.append(f"clustered over {robust.get('n_clusters')} clusters: {error}")
     return "; ".join(parts)
 
 
