@@ -268,11 +268,14 @@ def sign_flip_p(deltas: Iterable[float]) -> float:
     (`_weighted_masks`).
     """
     signed = _on_grid(deltas)
-    observed = abs(sum(signed))
-    if observed == 0:
+    # Each delta is within half a grid unit of its value, so two sums of m of them
+    # that are equal in exact arithmetic (0.25 + 0.5 and 0.75; 1/3 + 1/3 and 2/3)
+    # may differ by up to m units: a pattern that close to the observed sum ties it.
+    m = len(signed)
+    observed = abs(sum(signed)) - m
+    if observed <= 0:
         return 1.0  # nothing moved, or the moves cancel: every pattern is as extreme
     weights = sorted(abs(v) for v in signed)  # sorted: the case order does not matter
-    m = len(weights)
     if m <= EXACT_CASES:
         left = _signed_sums(weights[: m // 2])
         right = sorted(_signed_sums(weights[m // 2 :]))

@@ -213,6 +213,14 @@ def test_clustered_mde_uses_the_cr1_error_and_g_minus_1_df() -> None:
         # mirrored for -1: 6 of 16, the two ties with the observed sum included
         ([-0.5, -0.25, 0.25, -1.0], 0.375),
         ([-0.1, -0.2, 0.3], 1.0),  # 0.1 + 0.2 - 0.3 is a tie, not a float's 5.6e-17
+        # |d| 0.25, 0.25, 0.5, 0.75, 0.75 sum to 2.5; a pattern flipping |d| worth S sums
+        # to 2.5 - 2S, as extreme as the observed 1.5 when S <= 0.5 or S >= 2: {},
+        # {.25a}, {.25b}, {.5}, {.25a, .25b} and their five complements: 10 of 32.
+        # {.25, .25} ties {.5} only in exact arithmetic: on a grid set by 0.75, 0.25 is
+        # not a whole number of units
+        ([0.5, 0.75, -0.25, -0.25, 0.75], 0.3125),
+        # the same in thirds, as documents of three fields score: 10 of 32
+        ([1 / 3, 2 / 3, -1 / 6, -1 / 6, 2 / 3], 0.3125),
         ([0.0, 0.0], 1.0),
         ([], 1.0),
     ],
