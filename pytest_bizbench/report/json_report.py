@@ -13,8 +13,7 @@ from pytest_bizbench import __version__
 from pytest_bizbench.aggregate import ReportDocument
 from pytest_bizbench.escape import SURROGATE
 from pytest_bizbench.gate import Completeness, ThresholdResult
-from pytest_bizbench.payload import jsonable
-from pytest_bizbench.registry import Registry, fingerprint
+from pytest_bizbench.registry import Registry, fingerprint, scoring_config_of
 from pytest_bizbench.report.stream import Documents, pieces
 from pytest_bizbench.scoring.passk import flaky_cases
 
@@ -60,7 +59,7 @@ def _benchmark_entry(registry: Registry, name: str) -> dict[str, Any]:
         "metric_unit": benchmark.metric_unit,
         "headline_metric": benchmark.headline_metric,
         "fingerprint": fingerprint(benchmark),
-        "config": jsonable(benchmark.scoring_config(), bounded=False),
+        "config": scoring_config_of(benchmark)[0],
         # compare()'s bounds, so `bizbench compare` can judge two saved reports
         "regression_threshold": benchmark.REGRESSION_THRESHOLD,
         "improvement_threshold": benchmark.IMPROVEMENT_THRESHOLD,
