@@ -434,3 +434,25 @@ def test_scaffold_over_a_dangling_link_is_refused(
         == f"bizbench scaffold: {pytester.path / 'demo'} already exists; nothing was changed"
     )
     assert not (pytester.path / "nowhere").exists()
+
+
+def test_a_compare_that_raises_costs_only_that_benchmarks_verdict(suite: Suite) -> None:
+    line = _misbehaving(
+        suite, "    def compare(self, base, cand):\n        raise SystemExit(2)  # HERE"
+    )
+    args = ("--bizbench-predictions", "m1.json")
+    assert suite.pytester.runpytest(*args, "--bizbench-save-baseline", "base.json").ret == 0
+    result = suite.pytester.runpytest(*args, "--bizbench-baseline", "base.json")
+    assert result.ret == pytest.ExitCode.TESTS_FAILED
+    assert "Traceback" not in result.stdout.str()
+    report = suite.report()
+    assert report["benchmarks"]["good"]["comparison"]["default"]["verdict"] == "neutral"
+    assert report["gate"]["reasons"] == [
+        f"benchmark 'bad': compare() raised SystemExit: 2 (at conftest.py:{line})"
+    ]
+
+
+def test_a_keyboard_interrupt_in_score_still_stops_the_run(suite: Suite) -> None:
+    _misbehaving(suite, "    def score(self, document):\n        raise KeyboardInterrupt  # HERE")
+    result = suite.pytester.runpytest_subprocess("--bizbench-predictions", "m1.json")
+    assert result.ret == pytest.ExitCode.INTERRUPTED
