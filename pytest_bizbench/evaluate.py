@@ -27,7 +27,7 @@ from pytest_bizbench.sdk import (
     check_scored,
     lookup_field,
 )
-from pytest_bizbench.usercode import defined_at, failure
+from pytest_bizbench.usercode import UserCodeError, call, defined_at, failure
 
 PredictHook = Callable[[Any, str], Any]
 RUNS_KEY = "runs"
@@ -196,13 +196,9 @@ def evaluate(
     missing: dict[str, Any] = {}
     if prediction.error is not None or not prediction.found:
         try:
-            missing = benchmark.missing_details(kind.document(case, model, {}, source))
-        except Exception as exc:
-            message = (
-                f"benchmark {benchmark.name!r}: missing_details() raised "
-                f"{type(exc).__name__}: {exc}"
-            )
-            return payload(ERROR, None, message=message, **latency)
+            missing = call(benchmark, "missing_details", kind.document(case, model, {}, source))
+        except UserCodeError as exc:
+            return payload(ERROR, None, message=str(exc), **latency)
     if prediction.error is not None:
         return payload(
             MISSING,
