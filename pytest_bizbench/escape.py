@@ -20,6 +20,9 @@ _CONTROL = re.compile(f"[\x00-\x1f{_INVISIBLE}]")
 _CONTROL_BUT_NEWLINE = re.compile(f"[\x00-\x09\x0b-\x1f{_INVISIBLE}]")
 # what UTF-8 cannot encode: a string a hook made may hold one
 SURROGATE = re.compile("[\ud800-\udfff]")
+# the invisible bidi and format controls and line separators a JSON encoder leaves
+# raw (it escapes C0 controls itself)
+_JSON_INVISIBLE = re.compile("[\u061c\u200b-\u200f\u2028-\u202e\u2066-\u2069\ufeff]")
 _MARKDOWN = str.maketrans(
     {
         "\\": "\\\\",
@@ -52,6 +55,14 @@ def terminal_block(value: object) -> str:
     """Several lines for a terminal: newlines kept, other controls shown as `\\xNN`
     or `\\uXXXX`."""
     return _CONTROL_BUT_NEWLINE.sub(_visible, str(value))
+
+
+def json_escaped(text: str) -> str:
+    """JSON text with every invisible bidi or format control spelled as its `\\uXXXX`
+    escape, which a JSON reader reads back as the same character: a file viewer
+    cannot be made to show the data other than it is. Such a character is always
+    inside a string of JSON text, where the escape is valid."""
+    return _JSON_INVISIBLE.sub(_visible, text)
 
 
 def markdown_text(value: object) -> str:

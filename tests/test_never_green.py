@@ -391,10 +391,12 @@ def test_bidi_controls_are_escaped_and_markdown_is_literal_in_every_output(
         "step summary": md,
         "junit": (suite.path / "j.xml").read_text(encoding="utf-8"),
         "html": (suite.path / "r.html").read_text(encoding="utf-8"),
+        "report": (suite.path / "bizbench-report.json").read_text(encoding="utf-8"),
     }
     for name, text in shown.items():
         assert not any(c in text for c in BIDI), name
     assert "\\u061c" in shown["terminal"]
+    assert SPOOF_ID in suite.documents()  # the report's data is the id itself, escaped
     assert "no prediction for img!\\[px\\](https\\://tracker.invalid/p.png)\\u061c" in md
     assert "| per_field_accuracy.total\\u061c\\u200b\\u200f" in md
     assert "](" not in md.replace("\\](", "")  # no link or image
