@@ -20,7 +20,6 @@ from pytest_bizbench.payload import (
     SCORED,
     DocumentPayload,
     compact_json,
-    jsonable,
 )
 from pytest_bizbench.registry import Registry
 from pytest_bizbench.scoring.passk import sample_metrics
@@ -31,6 +30,7 @@ from pytest_bizbench.sdk import (
     ScoredDocuments,
 )
 from pytest_bizbench.stats import ALPHA, holm
+from pytest_bizbench.usercode import UserCodeError, call, checked, plain
 
 PASSED, FAILED = "passed", "failed"
 # pytest's words for an xfail-marked case (or a flaky one under ini bizbench_flaky =
@@ -365,16 +365,21 @@ def compute_metrics(
     lazy = reads_lazily(benchmark, "compute")
     scored = scored_documents(docs, lazy=lazy)
     try:
-        metrics: object = benchmark.compute(scored)
-    except Exception as exc:
-        return {}, f"benchmark {name!r}: compute() raised {type(exc).__name__}: {exc}"
-    if not isinstance(metrics, Mapping):
-        return {}, f"benchmark {name!r}: compute() returned {type(metrics).__name__}, not a dict"
-    if lazy:  # only a document whose details name "flip" has samples: the rest stay unparsed
-        samples = sample_metrics(d.details for d in docs if d.outcome != ERROR and d.has_samples)
-    else:  # the very documents an override's compute() read (and may have changed)
-        samples = sample_metrics(s.details for s in scored)
-    return jsonable({**samples, **metrics}, bounded=False), None
+        metrics: object = call(benchmark, "compute", scored)
+        if not isinstance(metrics, Mapping):
+            return (
+                {},
+                f"benchmark {name!r}: compute() returned {type(metrics).__name__}, not a dict",
+            )
+        if lazy:  # only a document whose details name "flip" has samples: the rest unparsed
+            samples = sample_metrics(
+                d.details for d in docs if d.outcome != ERROR and d.has_samples
+            )
+        else:  # the very documents an override's compute() read (and may have changed)
+            samples = sample_metrics(s.details for s in scored)
+        return plain(benchmark, "compute", {**samples, **metrics}), None
+    except UserCodeError as exc:
+        return {}, str(exc)
 
 
 def metrics_by_benchmark(
@@ -385,7 +390,7 @@ def metrics_by_benchmark(
     for (name, model), docs in documents.items():
         metrics, problem = compute_metrics(name, registry.get(name), docs)
         results[name, model] = metrics
-        if problem:
+        if problem and problem not in problems:  # said once for every model it failed
             problems.append(problem)
     return results, problems
 
@@ -410,15 +415,18 @@ def paired_by_benchmark(
         for b in present[1:]:
             b_scored = scored_documents(documents[name, b], lazy=lazy)
             try:
-                result = benchmark.compare_models(
-                    metrics[name, a], metrics[name, b], a_scored, b_scored
+                result = checked(
+                    benchmark,
+                    "compare_models",
+                    metrics[name, a],
+                    metrics[name, b],
+                    a_scored,
+                    b_scored,
                 )
-            except Exception as exc:
-                problems.append(
-                    f"benchmark {name!r}: compare_models() raised {type(exc).__name__}: {exc}"
-                )
+            except UserCodeError as exc:
+                problems.append(str(exc))
                 continue
-            paired.setdefault(name, {})[f"{b}-vs-{a}"] = jsonable(result, bounded=False)
+            paired.setdefault(name, {})[f"{b}-vs-{a}"] = result
     _holm_over_pairs(paired)
     return paired, problems
 

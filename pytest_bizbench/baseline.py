@@ -35,6 +35,7 @@ from pytest_bizbench.stats import (
     mde,
     paired_deltas,
 )
+from pytest_bizbench.usercode import UserCodeError, checked
 
 IMPROVED, NEUTRAL, REGRESSED, STALE = "improved", "neutral", "regressed", "stale"
 INCONCLUSIVE = "inconclusive"
@@ -288,7 +289,7 @@ def measure_sides(
     """`benchmark.compare()` plus paired per-case deltas and their statistics, worst
     cases, case changes, group deltas and the stale verdict; significance waits for
     Holm's adjustment over the run (`settle`). Raises whatever `compare()` raises."""
-    result = dict(benchmark.compare(base.metrics, cand.metrics))
+    result = dict(checked(benchmark, "compare", base.metrics, cand.metrics))
     if result.get("verdict") not in (IMPROVED, NEUTRAL, REGRESSED):
         raise ValueError(f"compare() returned verdict {result.get('verdict')!r}")
     before = {(d["case"], d["id"]): d for d in base.documents}
@@ -379,6 +380,8 @@ def _compare_all(
         out.headlines[name] = benchmark.headline_metric
         try:
             out.results[name, model] = measure_sides(benchmark, base, cand, options)
+        except UserCodeError as exc:
+            out.problems.append(str(exc))
         except Exception as exc:
             out.problems.append(
                 f"benchmark {name!r}: comparison with the baseline failed: "

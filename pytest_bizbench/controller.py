@@ -128,6 +128,15 @@ class Controller:
             late = unloaded_registrar(self.config, ids)
             if late is not None:  # the usage error a serial run raises while collecting
                 pytest.exit(late_registration(late), returncode=pytest.ExitCode.USAGE_ERROR)
+            from pytest_bizbench.interrupt import is_case_nodeid
+
+            patterns = self.config.stash[RUN_STATE].settings.case_patterns
+            if runs_items(self.config) and any(is_case_nodeid(i, patterns) for i in ids):
+                from pytest_bizbench.items import nothing_to_score_ids
+
+                problem = nothing_to_score_ids(self.config, ids)
+                if problem is not None:
+                    pytest.exit(problem, returncode=pytest.ExitCode.USAGE_ERROR)
             self.selected = list(ids)
 
     @pytest.hookimpl(optionalhook=True)
@@ -177,19 +186,37 @@ class Controller:
             missing=tuple(self.aggregator.missing()),
             shard=self.config.stash[RUN_STATE].settings.shard,
             notes=tuple(self._prediction_notes()),
+            wrong_shapes=tuple(self._wrong_shapes()),
         )
+
+    def _keys(self, wrong_shape: bool = False) -> dict[str, set[str]]:
+        """Per model, the prediction keys of the run's documents (only those refused as
+        holding none of their case's fields, with `wrong_shape`)."""
+        from pytest_bizbench.cases.model import WRONG_SHAPE
+
+        ids: dict[str, set[str]] = {}
+        for doc in self.aggregator.documents.values():
+            key = doc.payload.prediction_key or doc.payload.id
+            if doc.payload.model is None or key is None:
+                continue
+            if not wrong_shape or (doc.outcome == "error" and doc.details.get(WRONG_SHAPE)):
+                ids.setdefault(doc.payload.model, set()).add(key)
+        return ids
 
     def _prediction_notes(self) -> list[str]:
         """Rows of the prediction files that match no case; a selection leaves rows
         out on purpose, so a filtered run says nothing."""
         if is_filtered(self.config):
             return []
-        ids: dict[str, set[str]] = {}
-        for doc in self.aggregator.documents.values():
-            key = doc.payload.prediction_key or doc.payload.id
-            if doc.payload.model is not None and key is not None:
-                ids.setdefault(doc.payload.model, set()).add(key)
-        return self.config.stash[RUN_STATE].predictions.unmatched_notes(ids, self.config.rootpath)
+        predictions = self.config.stash[RUN_STATE].predictions
+        return predictions.unmatched_notes(self._keys(), self.config.rootpath)
+
+    def _wrong_shapes(self) -> list[str]:
+        wrong = self._keys(wrong_shape=True)
+        if not wrong:
+            return []
+        predictions = self.config.stash[RUN_STATE].predictions
+        return predictions.wrong_shape_reasons(wrong, self._keys(), self.config.rootpath)
 
     def _run_info(self) -> dict[str, Any]:
         workers = getattr(self.config.option, "numprocesses", None)

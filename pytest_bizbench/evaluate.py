@@ -12,9 +12,9 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from pytest_bizbench.casekinds import Case, CaseKind
-from pytest_bizbench.cases.model import PredictionShapeError
+from pytest_bizbench.cases.model import WRONG_SHAPE, ForeignFieldsError, PredictionShapeError
 from pytest_bizbench.failure import unscored_fields
-from pytest_bizbench.payload import ERROR, MISSING, SCORED, SKIPPED, DocumentPayload
+from pytest_bizbench.payload import ERROR, MISSING, SCORED, SKIPPED, DocumentPayload, NotJSON
 from pytest_bizbench.predcache import PredictionCache
 from pytest_bizbench.predictions import PredictionError, Predictions
 from pytest_bizbench.scoring.passk import Spread, sample_details
@@ -27,6 +27,7 @@ from pytest_bizbench.sdk import (
     check_scored,
     lookup_field,
 )
+from pytest_bizbench.usercode import UserCodeError, call, defined_at, failure
 
 PredictHook = Callable[[Any, str], Any]
 RUNS_KEY = "runs"
@@ -186,19 +187,18 @@ def evaluate(
 
     try:
         prediction = predict(kind, case, model, predictions, hook, cache=cache)
+    except ForeignFieldsError as exc:  # counted per prediction source by the controller
+        message = f"{exc} (model {model})"
+        return payload(ERROR, None, details={WRONG_SHAPE: True}, message=message)
     except (PredictionError, PredictionShapeError) as exc:
         return payload(ERROR, None, message=f"{exc} (model {model})")
     latency = {"latency_ms": prediction.latency_ms}
     missing: dict[str, Any] = {}
     if prediction.error is not None or not prediction.found:
         try:
-            missing = benchmark.missing_details(kind.document(case, model, {}, source))
-        except Exception as exc:
-            message = (
-                f"benchmark {benchmark.name!r}: missing_details() raised "
-                f"{type(exc).__name__}: {exc}"
-            )
-            return payload(ERROR, None, message=message, **latency)
+            missing = call(benchmark, "missing_details", kind.document(case, model, {}, source))
+        except UserCodeError as exc:
+            return payload(ERROR, None, message=str(exc), **latency)
     if prediction.error is not None:
         return payload(
             MISSING,
@@ -215,8 +215,10 @@ def evaluate(
         results = [benchmark.score(document) for document in documents]
     except NotApplicable as exc:
         return payload(SKIPPED, None, message=str(exc), **latency)
-    except Exception as exc:
-        message = f"benchmark {benchmark.name!r} raised {type(exc).__name__}: {exc}"
+    except KeyboardInterrupt:
+        raise
+    except BaseException as exc:  # SystemExit too: it costs this case only
+        message = f"benchmark {benchmark.name!r} raised {failure(benchmark, 'score', exc)}"
         return payload(ERROR, None, message=message, **latency)
     try:
         score, details, shown = _combine(
@@ -239,6 +241,18 @@ def evaluate(
         cluster=_group_key(document, cluster_by),
         **latency,
     )
+
+
+def unholdable(
+    payload: DocumentPayload, benchmark: BenchmarkPlugin, exc: NotJSON
+) -> DocumentPayload:
+    """The error payload of a case whose details JSON cannot hold (found when the
+    payload is encoded): the case errs, the run and its report go on."""
+    message = (
+        f"benchmark {benchmark.name!r}: score() returned details JSON cannot hold: {exc} "
+        f"(at {defined_at(benchmark, 'score')})"
+    )
+    return replace(payload, status=ERROR, score=None, details={}, message=message)
 
 
 def _combine(scored: list[ScoredDocument], rule: SampleRule) -> tuple[float, dict[str, Any], int]:

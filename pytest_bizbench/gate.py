@@ -140,7 +140,14 @@ def metric_paths(metrics: Mapping[str, Any], prefix: str = "") -> list[str]:
     return paths
 
 
+PER_FIELD = "per_field_accuracy."
+
+
 def _unknown_metric(metrics: Mapping[str, Any], path: str) -> str:
+    if path.startswith(PER_FIELD):
+        # a field that no document scored (every expected value null, every case an
+        # error) has no entry: it is empty, not unknown
+        return f'{path} has no value: no document scored "{path.removeprefix(PER_FIELD)}"'
     close = difflib.get_close_matches(path, metric_paths(metrics), n=1, cutoff=0.5)
     hint = f"; did you mean {close[0]!r}?" if close else ""
     return f"no such metric{hint} (top-level metrics: {', '.join(sorted(metrics)) or 'none'})"
@@ -210,6 +217,8 @@ class Completeness:
     missing: tuple[dict[str, Any], ...]
     shard: bool = False  # one CI shard of a run (--bizbench-shard)
     notes: tuple[str, ...] = ()  # said once, never failing (rows that match no case)
+    # prediction sources most of whose rows have the wrong shape: one reason each
+    wrong_shapes: tuple[str, ...] = ()
 
     @property
     def complete(self) -> bool:
@@ -240,6 +249,7 @@ class Completeness:
             )
         if self.errors:
             found.append(f"incomplete run: {plural(len(self.errors), 'error')}")
+            found += self.wrong_shapes
             found += _once("error", [_error_text(e) for e in self.errors])
         if self.missing:
             found.append(f"incomplete run: {plural(len(self.missing), 'missing prediction')}")

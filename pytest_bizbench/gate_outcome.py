@@ -46,8 +46,8 @@ class GateFailure:
         for reason in self.reasons:  # a baseline's names and versions are untrusted
             out.line(terminal_text(reason))
 
-    def __str__(self) -> str:
-        return "\n".join(self.reasons)
+    def __str__(self) -> str:  # JUnit XML's failure text: shown escaped as in the terminal
+        return "\n".join(terminal_text(reason) for reason in self.reasons)
 
 
 def report_gate(session: pytest.Session, reasons: Sequence[str]) -> None:

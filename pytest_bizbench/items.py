@@ -19,7 +19,7 @@ from _pytest._code.code import ExceptionInfo, TerminalRepr
 from pytest_bizbench.casekinds import Case, CaseKind, case_models
 from pytest_bizbench.cases.model import CaseError
 from pytest_bizbench.escape import terminal_text
-from pytest_bizbench.evaluate import SampleRule, evaluate
+from pytest_bizbench.evaluate import SampleRule, evaluate, unholdable
 from pytest_bizbench.failure import (
     BenchmarkCrash,
     CaseFailure,
@@ -34,6 +34,7 @@ from pytest_bizbench.payload import (
     OWN_PROPERTIES,
     SKIPPED,
     DocumentPayload,
+    NotJSON,
 )
 from pytest_bizbench.predcache import PredictionCache
 from pytest_bizbench.runstate import is_worker, run_state
@@ -88,6 +89,65 @@ class CaseFile(pytest.File):
                     items.append(((entry.id, benchmark.name, model), item))
         items.sort(key=lambda pair: pair[0])
         return [item for _, item in items]
+
+
+def _has_source(config: pytest.Config) -> bool:
+    """Whether the run has a prediction source, an `llm:` model or a predict hook."""
+    settings = run_state(config).settings
+    hooked = config.hook.pytest_bizbench_predict.get_hookimpls()
+    return bool(settings.predictions or settings.llm.live or hooked)
+
+
+def _nothing_to_score(count: int) -> str:
+    """The one line of the usage error of a run that can score none of its cases
+    (else each would fail alone with the same "no prediction")."""
+    return (
+        f"nothing to score: no prediction for any of the {count} collected case(s); "
+        "pass --bizbench-predictions [MODEL=]PATH (or set ini bizbench_predictions)"
+    )
+
+
+def nothing_to_score(config: pytest.Config, items: Sequence[pytest.Item]) -> str | None:
+    """Why no collected item can be scored (no prediction source, no inline
+    prediction, no predict hook); None when something can be."""
+    if _has_source(config):
+        return None
+    cases = [
+        (parent.kind, i)
+        for i in items
+        if isinstance(i, CaseItem) and isinstance(parent := i.parent, CaseFile)
+    ]
+    if not cases or any(kind.inline_prediction(i.case) is not None for kind, i in cases):
+        return None
+    return _nothing_to_score(len({(i.path, i.case.id) for _, i in cases}))
+
+
+def nothing_to_score_ids(config: pytest.Config, nodeids: Sequence[str]) -> str | None:
+    """`nothing_to_score` for an xdist controller, which collects nothing: it knows
+    the items by node id, reads their case files for inline predictions, and looks
+    for a predict hook in the conftests only the workers load."""
+    from pytest_bizbench.casekinds import kind_for
+    from pytest_bizbench.registry import unloaded_registrar
+
+    state = run_state(config)
+    if _has_source(config) or unloaded_registrar(config, nodeids, "pytest_bizbench_predict"):
+        return None
+    names, models = list(state.registry.names), state.settings.models
+    wanted: dict[str, set[str]] = {}
+    for nodeid in nodeids:
+        path, _, name = nodeid.rpartition("::")
+        found = parse_item_name(name, names, models)
+        if found is not None:
+            wanted.setdefault(path, set()).add(found[0])
+    for path, shown in wanted.items():
+        kind = kind_for(config.rootpath / path)
+        if kind is None:
+            return None
+        for case in kind.load(config.rootpath / path, state.settings.load_options()):
+            inline = not isinstance(case, CaseError) and terminal_text(case.id) in shown
+            if inline and kind.inline_prediction(case) is not None:
+                return None
+    return _nothing_to_score(sum(len(ids) for ids in wanted.values())) if wanted else None
 
 
 def pack(case: Case) -> bytes | None:
@@ -294,7 +354,11 @@ class CaseItem(BizbenchItem):
 
     def runtest(self) -> None:
         payload = self.evaluate()
-        self.publish(payload)
+        try:
+            self.publish(payload)
+        except NotJSON as exc:
+            payload = unholdable(payload, self.benchmark, exc)
+            self.publish(payload)
         if payload.status == ERROR:
             raise BenchmarkCrash(payload.message)
         if payload.status == MISSING:

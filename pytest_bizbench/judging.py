@@ -22,7 +22,7 @@ from pytest_bizbench.baseline import (
 )
 from pytest_bizbench.baseline_coverage import coverage_reasons, missing_from_run
 from pytest_bizbench.gate import Completeness, Registered, evaluate_thresholds, gate_reasons
-from pytest_bizbench.registry import Registry
+from pytest_bizbench.registry import Registry, scoring_config_of
 from pytest_bizbench.report import RunResult, build_report
 from pytest_bizbench.report.json_report import write_report_or_say
 from pytest_bizbench.report.markdown import append_step_summary
@@ -69,7 +69,10 @@ def conclude(
     coverage = coverage_reasons(
         missing, judged=not (accept or completeness.filtered or settings.allow_missing)
     )
-    problems = [*problems, *pair_problems, *verdicts, *coverage]
+    benchmarks = [registry.get(name) for name in sorted({name for name, _ in documents})]
+    configs = [scoring_config_of(b)[1] for b in benchmarks if b is not None]
+    config_problems = [problem for problem in configs if problem is not None]
+    problems = [*problems, *pair_problems, *config_problems, *verdicts, *coverage]
     return RunResult(
         documents=documents,
         metrics=metrics,

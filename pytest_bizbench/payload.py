@@ -40,8 +40,31 @@ SCORED, MISSING, ERROR = "scored", "missing", "error"
 SKIPPED = "skipped"
 
 
+class NotJSON(ValueError):
+    """A value JSON cannot hold at all: a self-reference, an int past Python's digit
+    limit, an object whose repr raises. The message says which."""
+
+
+# an int this long in bits may pass Python's limit of digits in a string (4,300)
+_LONG_INT_BITS = 14_000
+
+
+def _checked_int(value: int) -> int:
+    if value.bit_length() > _LONG_INT_BITS:
+        try:
+            str(value)
+        except ValueError:
+            raise NotJSON(f"an int of {value.bit_length()} bits, past the digit limit") from None
+    return value
+
+
 def jsonable(
-    value: Any, depth: int = 0, *, bounded: bool = True, notes: list[str] | None = None
+    value: Any,
+    depth: int = 0,
+    *,
+    bounded: bool = True,
+    notes: list[str] | None = None,
+    _inside: frozenset[int] = frozenset(),
 ) -> Any:
     """Plain JSON data for any value a benchmark may put in its details or metrics.
 
@@ -49,14 +72,17 @@ def jsonable(
     are converted; NaN and infinities become None (JSON has no spelling for them),
     each one noted in `notes` when given. `bounded` cuts long strings and
     collections so one document's details cannot bloat the report; metrics are
-    converted unbounded.
+    converted unbounded. Raises NotJSON for what has no JSON form at all.
     """
+    inside = _inside
 
     def inner(item: Any, level: int) -> Any:
-        return jsonable(item, level, bounded=bounded, notes=notes)
+        return jsonable(item, level, bounded=bounded, notes=notes, _inside=inside)
 
-    if value is None or isinstance(value, (bool, int)):
+    if value is None or isinstance(value, bool):
         return value
+    if isinstance(value, int):
+        return _checked_int(value)
     if isinstance(value, float):
         if math.isfinite(value):
             return value
@@ -83,6 +109,10 @@ def jsonable(
         return value.as_posix()
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         return inner(dataclasses.asdict(value), depth)
+    if isinstance(value, (Mapping, list, tuple, set, frozenset)):
+        if id(value) in inside:
+            raise NotJSON(f"a {type(value).__name__} that holds itself")
+        inside = inside | {id(value)}
     if isinstance(value, Mapping):
         items = list(value.items())
         out = {str(k): inner(v, depth + 1) for k, v in items[:limit]}
@@ -96,7 +126,13 @@ def jsonable(
         if limit is not None and len(value) > limit:
             out_list.append(f"… {len(value) - limit} more items")
         return out_list
-    return inner(repr(value), depth)
+    try:
+        text = repr(value)
+    except Exception as exc:
+        raise NotJSON(
+            f"a {type(value).__name__} whose repr() raised {type(exc).__name__}"
+        ) from None
+    return inner(text, depth)
 
 
 JSON_NOTE_KEY = "json_note"

@@ -17,7 +17,13 @@ import pytest
 
 from pytest_bizbench import hookspecs
 from pytest_bizbench.interrupt import catch_sigterm, is_case_nodeid, release_sigterm
-from pytest_bizbench.runstate import PREDICTIONS_OUTPUT, is_worker, run_state, start_run
+from pytest_bizbench.runstate import (
+    PREDICTIONS_OUTPUT,
+    is_worker,
+    run_state,
+    runs_items,
+    start_run,
+)
 from pytest_bizbench.settings import add_options
 
 
@@ -120,9 +126,18 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     from pytest_bizbench.registry import check_late_registrations
     from pytest_bizbench.selection import narrow_questions
 
-    if not is_worker(config):  # under xdist the controller checks (controller.py)
-        check_late_registrations(config, run_state(config).registrars)
     narrow_questions(config, items)
+    if is_worker(config):  # under xdist the controller checks (controller.py)
+        return
+    state = run_state(config)
+    check_late_registrations(config, state.registrars)
+    patterns = state.settings.case_patterns  # a session of plain tests loads no items code
+    if runs_items(config) and any(is_case_nodeid(i.nodeid, patterns) for i in items):
+        from pytest_bizbench.items import nothing_to_score
+
+        problem = nothing_to_score(config, items)
+        if problem is not None:
+            raise pytest.UsageError(problem)
 
 
 def pytest_report_teststatus(

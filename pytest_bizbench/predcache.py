@@ -63,8 +63,8 @@ class PredictionCache:
             "prediction": prediction,
             "latency_ms": latency_ms,
         }
-        try:
-            text = json.dumps(entry, ensure_ascii=False, allow_nan=False)
+        try:  # ASCII: a lone surrogate from a hook's answer is kept as its JSON escape
+            text = json.dumps(entry, allow_nan=False)
         except (TypeError, ValueError):
             return
         try:

@@ -200,6 +200,23 @@ class PredictionSource:
             for line, reason in self._errors_and_ids()[0]
         ]
 
+    def row_ids(self) -> AbstractSet[str]:
+        """The ids this source holds a prediction for: a file's rows, a directory's
+        entries by name (`<id>.json`, `<id>/`)."""
+        path = self.spec.path
+        if not path.is_dir():
+            return self._errors_and_ids()[1]
+        return {c.stem if c.suffix in _SUFFIXES else c.name for c in path.iterdir()}
+
+    def expected_shape(self) -> str:
+        """How this source should hold a ground-truth case's prediction."""
+        fields = '{"extracted_fields": {"<field>": <value>, ...}}'
+        if self.spec.path.is_dir():
+            return f"a file <case id>.json holding {fields}"
+        if self.spec.path.suffix == ".jsonl":
+            return 'rows {"id": "<case id>", "extracted_fields": {"<field>": <value>, ...}}'
+        return '{"<case id>": ' + fields + "}"
+
     def shown_path(self, rootpath: Path) -> str:
         """The path relative to `rootpath` when inside it, so reports compare across runs."""
         path = os.path.abspath(self.spec.path)
@@ -305,6 +322,26 @@ class Predictions:
             for source in sources
             if (note := source.unmatched_note(case_ids.get(model, set()), rootpath)) is not None
         ]
+
+    def wrong_shape_reasons(
+        self, wrong: Mapping[str, set[str]], keys: Mapping[str, set[str]], rootpath: Path
+    ) -> list[str]:
+        """A gate reason per source more than half of whose rows for the run's cases
+        (`keys` per model) hold none of their case's fields (`wrong` per model): the
+        whole source most likely has the wrong shape, which one reason says better
+        than a case error per row."""
+        reasons = []
+        for model, bad in wrong.items():
+            for source in self.sources.get(model, ()):
+                rows = source.row_ids() & keys.get(model, set())
+                hits = len(rows & bad)
+                if 2 * hits > len(rows):
+                    reasons.append(
+                        f"predictions {source.shown_path(rootpath)} (model {model}): {hits} of "
+                        f"{len(rows)} rows hold none of their case's fields; expected "
+                        f"{source.expected_shape()}"
+                    )
+        return reasons
 
     def summaries(self) -> list[dict[str, Any]]:
         """`PredictionSource.summary` of every source this process has read."""

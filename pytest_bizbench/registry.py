@@ -12,7 +12,7 @@ import json
 from collections.abc import Callable, Iterable, Sequence
 from importlib.metadata import entry_points
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
@@ -97,6 +97,17 @@ class Registry:
         return found
 
 
+def scoring_config_of(benchmark: BenchmarkPlugin) -> tuple[Any, str | None]:
+    """(the benchmark's `scoring_config()` as JSON data, None), or ({}, the problem)
+    when it raises or returns what JSON cannot hold: a gate reason, not a lost report."""
+    from pytest_bizbench.usercode import UserCodeError, checked  # when a report is made
+
+    try:
+        return checked(benchmark, "scoring_config"), None
+    except UserCodeError as exc:
+        return {}, str(exc)
+
+
 def fingerprint(benchmark: BenchmarkPlugin) -> str:
     """A hash of what decides the benchmark's scores, so a baseline can tell it is stale."""
     cls = type(benchmark)
@@ -104,7 +115,7 @@ def fingerprint(benchmark: BenchmarkPlugin) -> str:
         "class": f"{cls.__module__}.{cls.__qualname__}",
         "name": benchmark.name,
         "version": benchmark.version,
-        "config": benchmark.scoring_config(),
+        "config": scoring_config_of(benchmark)[0],
     }
     text = json.dumps(identity, sort_keys=True, default=repr, separators=(",", ":"))
     return hashlib.sha256(text.encode()).hexdigest()[:16]
@@ -314,10 +325,12 @@ def check_late_registrations(config: pytest.Config, known: frozenset[str]) -> No
         raise pytest.UsageError(late_registration(late[0]))
 
 
-def unloaded_registrar(config: pytest.Config, nodeids: Iterable[str]) -> str | None:
+def unloaded_registrar(
+    config: pytest.Config, nodeids: Iterable[str], hook: str = HOOK_NAME
+) -> str | None:
     """Under xdist the controller collects nothing, so it looks for the conftest.py
     files between the rootdir and each collected file that it has not loaded and
-    that define the registration hook; the first one found, or None."""
+    that define `hook` (the registration hook); the first one found, or None."""
     loaded = {str(getattr(p, "__file__", "")) for p in config.pluginmanager.get_plugins()}
     root = config.rootpath
     dirs = sorted({(root / nodeid.split("::", 1)[0]).parent for nodeid in nodeids})
@@ -334,6 +347,6 @@ def unloaded_registrar(config: pytest.Config, nodeids: Iterable[str]) -> str | N
                 text = conftest.read_text(encoding="utf-8", errors="replace")
             except OSError:
                 continue
-            if f"def {HOOK_NAME}" in text:
+            if f"def {hook}" in text:
                 return str(conftest)
     return None

@@ -176,7 +176,7 @@ def scaffold_benchmark(parent: Path, name: str) -> Path:
     if not _NAME.match(name):
         raise ValueError(f"{name!r} is not a kebab-case name starting with a letter")
     root = parent / name
-    if root.exists():
+    if root.exists() or root.is_symlink():  # a dangling link exists too
         raise ScaffoldError(f"{root} already exists; nothing was changed")
     files = project_files(name)
     root.mkdir()

@@ -319,7 +319,9 @@ class BenchmarkPlugin:
     group_by: ClassVar[str | None] = None
     MATCH_RULES: ClassVar[list[MatchRule]] = []
     headline_metric: ClassVar[str] = "accuracy"
-    min_score: ClassVar[float] = 0.0
+    #: The pass mark of a case without its own: above 0, so a case that scores 0
+    #: never passes by default.
+    min_score: ClassVar[float] = 0.5
     REGRESSION_THRESHOLD: ClassVar[float] = 0.02
     IMPROVEMENT_THRESHOLD: ClassVar[float] = 0.01
     #: The case type scored; custom benchmarks score ground-truth documents.

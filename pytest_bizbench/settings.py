@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
@@ -40,6 +40,10 @@ DEFAULT_CASE_PATTERNS = (
 DEFAULT_MODEL = "default"
 DEFAULT_REPORT = "bizbench-report.json"
 DEFAULT_MAX_CASE_BYTES = 50_000_000
+# The default of the ini keys whose empty value is an error: pytest 8 returns ""
+# for an unset key registered with None, so only a value of our own tells unset
+# from set to nothing.
+UNSET_INI: Any = object()
 
 
 @dataclass(frozen=True, slots=True)
@@ -165,10 +169,15 @@ def add_options(parser: pytest.Parser) -> None:
         help=f"where to write the JSON report (default {DEFAULT_REPORT}).",
     )
     ini = parser.addini
-    ini("bizbench_predictions", "[MODEL=]PATH lines, like --bizbench-predictions.", "linelist")
+    ini(
+        "bizbench_predictions",
+        "[MODEL=]PATH lines, like --bizbench-predictions.",
+        "linelist",
+        default=UNSET_INI,
+    )
     ini("bizbench_min_score", "per-case pass mark, like --bizbench-min-score.", default="")
     ini("bizbench_thresholds", "threshold lines, like --bizbench-threshold.", "linelist")
-    ini("bizbench_report", "JSON report path, relative to the rootdir.", default="")
+    ini("bizbench_report", "JSON report path, relative to the rootdir.", default=UNSET_INI)
     ini(
         "bizbench_case_patterns",
         "glob patterns of case files to collect.",
@@ -356,7 +365,9 @@ def _add_baseline_options(group: pytest.OptionGroup, parser: pytest.Parser) -> N
         help="report benchmarks and models of the baseline that this run did not score "
         "without failing the gate.",
     )
-    parser.addini("bizbench_baseline", "baseline report, relative to the ini file.", default="")
+    parser.addini(
+        "bizbench_baseline", "baseline report, relative to the ini file.", default=UNSET_INI
+    )
     parser.addini(
         "bizbench_require_significance",
         "like --bizbench-require-significance.",
@@ -401,24 +412,59 @@ def _flag(config: pytest.Config, key: str) -> bool:
         raise pytest.UsageError(f"ini {key}: {exc} (use true or false)") from None
 
 
+def _empty(name: str, expected: str) -> pytest.UsageError:
+    """An option or ini key given an empty value, e.g. from a CI variable that was not
+    set: refused, so it never reads the current directory or switches a gate off."""
+    return pytest.UsageError(f"{name} is empty: expected {expected}")
+
+
+def _option_text(config: pytest.Config, dest: str, expected: str) -> str | None:
+    """A path option's value; None when not given, a usage error when given empty."""
+    value: str | None = config.getoption(dest)
+    if value is not None and not value.strip():
+        raise _empty("--" + dest.replace("_", "-"), expected)
+    return value
+
+
+def _ini_text(config: pytest.Config, key: str, expected: str) -> str | None:
+    """A path ini key's value; None when the ini does not set it, a usage error when it
+    sets it to nothing."""
+    value = config.getini(key)
+    if value is UNSET_INI:
+        return None
+    text = str(value).strip()
+    if not text:
+        raise _empty(f"ini {key}", expected)
+    return text
+
+
 def _predictions(
     config: pytest.Config,
 ) -> tuple[tuple[PredictionSpec, ...], tuple[LiveModel, ...], tuple[str, ...]]:
     """(file sources, `llm:` models, every model in the order named)."""
+    expected = "[MODEL=]PATH"
     given: list[str] = config.getoption("bizbench_predictions")
-    base = config.invocation_params.dir
+    origin, base = "--bizbench-predictions", config.invocation_params.dir
     if not given:
-        given, base = list(config.getini("bizbench_predictions")), _ini_base(config)
+        origin, base = "ini bizbench_predictions", _ini_base(config)
+        lines = config.getini("bizbench_predictions")
+        given = [] if lines is UNSET_INI else list(lines)
+        if lines is not UNSET_INI and not given:
+            raise _empty(origin, expected)
     specs: list[PredictionSpec] = []
     live: list[LiveModel] = []
     models: list[str] = []
     unnamed = 0
     for raw in given:
+        if not raw.strip():
+            raise _empty(origin, expected)
         model, sep, path_text = raw.partition("=")
         if not sep or not model.strip() or any(c in model for c in "/\\"):
             model, path_text = DEFAULT_MODEL, raw
             unnamed += 1
         model, path_text = model.strip(), path_text.strip()
+        if not path_text:
+            raise _empty(f"{origin} {raw.strip()!r}: the path", f"{model}=PATH")
         models.append(model)
         if path_text.startswith(LLM_PREFIX):
             live.append(LiveModel(model, path_text.removeprefix(LLM_PREFIX).strip()))
@@ -473,21 +519,21 @@ def _min_score(config: pytest.Config) -> float | None:
 
 
 def _report_path(config: pytest.Config) -> Path:
-    option: str | None = config.getoption("bizbench_report")
-    if option:
+    option = _option_text(config, "bizbench_report", "PATH")
+    ini = _ini_text(config, "bizbench_report", "PATH")
+    if option is not None:
         return config.invocation_params.dir / option
-    ini = str(config.getini("bizbench_report")).strip()
-    if ini:
+    if ini is not None:
         return config.rootpath / ini
     return config.invocation_params.dir / DEFAULT_REPORT
 
 
 def _baseline_options(config: pytest.Config) -> BaselineOptions:
     invoked = config.invocation_params.dir
-    option: str | None = config.getoption("bizbench_baseline")
-    ini = str(config.getini("bizbench_baseline")).strip()
+    option = _option_text(config, "bizbench_baseline", "PATH")
+    ini = _ini_text(config, "bizbench_baseline", "PATH")
     path = invoked / option if option else (_ini_base(config) / ini if ini else None)
-    save: str | None = config.getoption("bizbench_save_baseline")
+    save = _option_text(config, "bizbench_save_baseline", "PATH")
     significance: bool | None = config.getoption("bizbench_require_significance")
     return BaselineOptions(
         path=path,

@@ -42,6 +42,9 @@ class Stub:
     slow: dict[str, float] = field(default_factory=dict)  # prompt substring -> seconds
     key: str | None = None  # when set, any other bearer token gets 401
     echo_auth: bool = False  # put the Authorization header in failure bodies (a leak test)
+    quote_auth: bool = False  # ... and in every chat answer (a 200 reply)
+    trickle: float = 0.0  # seconds between the bytes of a 200 reply, sent one at a time
+    raw: str | None = None  # the body of every 200 reply, as it is
     requests: list[dict[str, Any]] = field(default_factory=list)
     in_flight: int = 0
     max_in_flight: int = 0
@@ -93,6 +96,8 @@ def _handler(stub: Stub) -> type[BaseHTTPRequestHandler]:
                 super().handle()
 
         def _send(self, status: int, payload: Any, headers: dict[str, str] | None = None) -> None:
+            if status == 200 and stub.raw is not None:
+                payload = stub.raw
             data = (payload if isinstance(payload, str) else json.dumps(payload)).encode()
             self.send_response(status)
             self.send_header("Content-Type", "application/json")
@@ -100,7 +105,13 @@ def _handler(stub: Stub) -> type[BaseHTTPRequestHandler]:
             for name, value in (headers or {}).items():
                 self.send_header(name, value)
             self.end_headers()
-            self.wfile.write(data)
+            if status != 200 or not stub.trickle:
+                self.wfile.write(data)
+                return
+            for byte in data:
+                self.wfile.write(bytes([byte]))
+                self.wfile.flush()
+                time.sleep(stub.trickle)
 
         def do_POST(self) -> None:
             length = int(self.headers.get("Content-Length", "0"))
@@ -136,7 +147,9 @@ def _handler(stub: Stub) -> type[BaseHTTPRequestHandler]:
                 return failure.status, failure.body + extra, headers
             if self.path == "/v1/chat/completions":
                 prompt = body["messages"][0]["content"]
-                answer = stub.answer(prompt)
+                answer = stub.answer(prompt) + (
+                    f" (Authorization: {auth})" if stub.quote_auth else ""
+                )
                 usage = {
                     "prompt_tokens": len(prompt.split()),
                     "completion_tokens": len(answer.split()),

@@ -20,6 +20,7 @@ class Direct(BenchmarkPlugin):
     description = "the prediction is the score"
     target_labels = ["*"]
     group_by = "{group_by}"
+    min_score = 0.0  # the baseline judges these scores here, not a pass mark
 
     def score(self, document):
         if document.extracted_fields.get("crash"):
@@ -48,7 +49,7 @@ def build(
     suite.cases(
         CASES,
         [
-            doc(case_id, {"k": case_id}, metadata={"country": countries[i % 2]})
+            doc(case_id, {"k": case_id, "s": 1.0}, metadata={"country": countries[i % 2]})
             for i, case_id in enumerate(scores)
         ],
     )

@@ -52,7 +52,7 @@ def test_a_good_module_is_all_ticks_in_order(
         "✓ metric_unit = 'share'",
         "✓ group_by = None",
         "✓ headline_metric = 'accuracy'",
-        "✓ min_score = 0.0",
+        "✓ min_score = 0.5",
         "✓ REGRESSION_THRESHOLD = 0.02",
         "✓ IMPROVEMENT_THRESHOLD = 0.01",
         "✓ match rule 'big': total gt 100 (mean)",

@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 from bizhelpers import Suite, doc
 
-# a right and a wrong prediction: field-accuracy 0.5, every item passes (no pass mark)
+# two half-right predictions: field-accuracy 0.5, every item passes (at the pass mark)
 CASES = [
-    doc("a", {"k": "alpha"}, extracted_fields={"k": "alpha"}),
-    doc("b", {"k": "alpha"}, extracted_fields={"k": "zzzzz"}),
+    doc(c, {"k": "alpha", "j": "beta"}, extracted_fields={"k": "alpha", "j": "zzzzz"})
+    for c in ("a", "b")
 ]
 
 
@@ -219,6 +219,7 @@ class Bonus(BenchmarkPlugin):
     version = "1.0.0"
     description = "a configured benchmark"
     target_labels = ["invoice"]
+    min_score = 0.0  # its fixed score passes: these tests are about its configuration
 
     def __init__(self, score=1.0):
         self.fixed = score
@@ -484,7 +485,10 @@ def test_a_shard_judges_only_its_own_completeness_and_the_merge_judges_the_rest(
 
 
 def test_a_shard_still_fails_on_its_own_missing_predictions(suite: Suite) -> None:
-    suite.cases("cases/a.ground-truth.jsonl", [doc("a", {"k": "x"})])
+    suite.cases(
+        "cases/a.ground-truth.jsonl",
+        [doc("a", {"k": "x"}), doc("b", {"k": "x"}, extracted_fields={"k": "x"})],
+    )
     result = suite.pytester.runpytest("--bizbench-shard")
     assert result.ret == 1
     assert suite.report()["gate"]["reasons"][0] == "incomplete run: 1 missing prediction"
@@ -504,7 +508,11 @@ def test_no_case_file_found_names_the_patterns(suite: Suite) -> None:
 
 def test_our_own_failures_skip_pytest_traceback_rendering(suite: Suite) -> None:
     suite.write("a.ground-truth.jsonl", '{"id": "x", "labels": ["invoice"]}\n{"id": \n')
-    suite.cases("b.ground-truth.jsonl", [doc("m", {"k": "x"})])  # no prediction: fails
+    # m has no prediction: fails; n's inline one passes
+    suite.cases(
+        "b.ground-truth.jsonl",
+        [doc("m", {"k": "x"}), doc("n", {"k": "x"}, extracted_fields={"k": "x"})],
+    )
     reprec = suite.pytester.inline_run()
     reports = reprec.getreports("pytest_runtest_logreport")
     failed = [r for r in reports if r.failed and r.nodeid != "bizbench::gate"]

@@ -36,11 +36,11 @@ def test_items_named_sorted_and_scored(suite: Suite) -> None:
     result.stdout.fnmatch_lines(
         [
             "cases/a.ground-truth.jsonl::inv-1[[]field-accuracy[]] PASSED 1.00*",
-            "cases/a.ground-truth.jsonl::inv-2[[]field-accuracy[]] PASSED 0.00*",
+            "cases/a.ground-truth.jsonl::inv-2[[]field-accuracy[]] FAILED 0.00*",
             "cases/a.ground-truth.jsonl::inv-3[[]field-accuracy[]] PASSED 0.67*",
         ]
     )
-    assert result.ret == 0
+    assert result.ret == 1  # a case that scores 0 never passes
     docs = suite.documents()
     assert docs["inv-1"]["score"] == 1.0
     assert docs["inv-2"]["score"] == 0.0
@@ -147,7 +147,7 @@ def test_prediction_directory_and_jsonl_side_by_side(suite: Suite) -> None:
             "*::inv-1[[]field-accuracy-v1[]] PASSED 1.00*",
             "*::inv-1[[]field-accuracy-v2[]] PASSED 1.00*",
             "*::inv-2[[]field-accuracy-v1[]] PASSED 1.00*",
-            "*::inv-2[[]field-accuracy-v2[]] PASSED 0.00*",
+            "*::inv-2[[]field-accuracy-v2[]] FAILED 0.00*",
         ]
     )
     assert suite.metrics(model="v1")["accuracy"] == pytest.approx((1 + 1 + 2 / 3) / 3)
@@ -176,7 +176,7 @@ def test_prediction_directory_and_jsonl_side_by_side(suite: Suite) -> None:
     result = suite.pytester.runpytest(
         "-k", "v2", "--bizbench-predictions", "v1=v1", "--bizbench-predictions", "v2=v2.jsonl"
     )
-    result.assert_outcomes(passed=4)  # three items and the gate
+    result.assert_outcomes(passed=3, failed=1)  # three items (inv-2 scores 0) and the gate
     assert list(suite.report()["benchmarks"]["field-accuracy"]["models"]) == ["v2"]
     assert suite.report()["completeness"]["filtered"] is True
 
@@ -236,7 +236,8 @@ def pytest_bizbench_predict(case, model, config):
 
 def test_thresholds_gate_exit_code(suite: Suite) -> None:
     write_basic(suite)
-    args = ["--bizbench-predictions", "preds.json"]
+    # the thresholds alone decide here: inv-2, scoring 0, passes a pass mark of 0
+    args = ["--bizbench-predictions", "preds.json", "--bizbench-min-score", "0"]
     # accuracy = 5/9 = 0.5556
     result = suite.pytester.runpytest(*args, "--bizbench-threshold", "field-accuracy:accuracy>=0.5")
     assert result.ret == 0

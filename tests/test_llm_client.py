@@ -108,7 +108,7 @@ def test_a_refused_key_stops_every_later_call(stub: Stub) -> None:
     assert "HTTP 401" in message
     assert "environment variable BIZBENCH_TEST_KEY" in message
     assert KEY not in message
-    assert llm.auth_failure == message
+    assert llm.stop_reason == message
     with pytest.raises(LLMAuthError):
         llm.embed("e", ["two"])
     assert (len(stub.requests), sleeps) == (1, [])

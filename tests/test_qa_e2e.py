@@ -63,7 +63,7 @@ def test_prediction_files_two_models(suite: Suite) -> None:
     result.stdout.fnmatch_lines(
         [
             "qa/fin.qa.jsonl::fb-1[[]qa-answer-m1[]] PASSED 1.00*",
-            "qa/fin.qa.jsonl::fb-2[[]qa-answer-m2[]] PASSED 0.33*",
+            "qa/fin.qa.jsonl::fb-2[[]qa-answer-m2[]] FAILED 0.33*",
             "qa/fin.qa.jsonl::fb-4[[]qa-answer-m2[]] FAILED 0.00*",
             "qa/legal.qa.jsonl::legal-0[[]qa-answer-m1[]] PASSED 1.00*",
         ]
@@ -298,12 +298,12 @@ def test_runs_of_any_case_type(suite: Suite) -> None:
     result.stdout.fnmatch_lines(["*prediction for 'inv-2' is int, not an object of fields*"])
     docs = suite.documents()
     assert docs["inv-1"]["score"] == 0.5
-    # the pass mark is field-accuracy's min_score 0.0, so every run passes: no flip
+    # the pass mark is field-accuracy's min_score 0.5: the run scoring 0 fails, a flip
     assert docs["inv-1"]["details"]["runs"] == {
-        "n": 3, "passed": 3, "mean": 0.5, "min": 0.0, "max": 1.0, "shown": 1,
+        "n": 3, "passed": 2, "mean": 0.5, "min": 0.0, "max": 1.0, "shown": 1,
         "scores": [1.0, 0.5, 0.0],
     }  # fmt: skip
-    assert docs["inv-1"]["details"]["flip"] is False
+    assert docs["inv-1"]["details"]["flip"] is True
     assert docs["inv-1"]["details"]["total"]["actual"] == 90  # the shown run's details
     assert docs["inv-2"]["outcome"] == "error"
 

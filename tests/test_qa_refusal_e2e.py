@@ -61,7 +61,7 @@ def write(suite: Suite, *, judge: bool) -> None:
 def test_refusal_details_and_the_judge_on_the_undetermined_path(suite: Suite) -> None:
     write(suite, judge=True)
     result = suite.pytester.runpytest_subprocess(*ARGS)
-    assert result.ret == 0  # no threshold set: refusals are reported, not gated
+    assert result.ret == 1  # a refusal is not a correct answer: its item fails
     docs = suite.documents("qa-answer")
     verdicts = {
         doc_id: tuple(d["details"][key] for key in ("refusal", "refusal_class", "refusal_rung"))

@@ -29,9 +29,10 @@ def test_report_is_byte_identical_outside_run(
     shutil.copytree(DATA / "report_pin", pytester.path, dirs_exist_ok=True)
     args = ["--bizbench-predictions", "predictions.jsonl", "--bizbench-report", "r.json"]
     result = pytester.runpytest_subprocess(*args, *(["-n", workers] if workers else []))
-    # the missing prediction and the malformed line fail the gate, as they should
+    # the missing prediction and the malformed line fail the gate, as they should, and
+    # odd-2 scores 0 under both benchmarks: under their pass mark
     assert result.ret == pytest.ExitCode.TESTS_FAILED
-    result.assert_outcomes(passed=34, failed=2, errors=1)
+    result.assert_outcomes(passed=32, failed=4, errors=1)
     written = (pytester.path / "r.json").read_text(encoding="utf-8")
     assert len(RUN.findall(written)) == 1
     expected = (DATA / "report_pin.expected.json").read_text(encoding="utf-8")

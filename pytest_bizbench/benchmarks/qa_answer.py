@@ -72,6 +72,7 @@ class QAAnswer(BenchmarkPlugin):
     target_labels: ClassVar[list[str]] = ["*"]
     metric_unit = "share of answers correct"
     case_type = "qa"
+    min_score = CORRECT_AT  # an answer passes only when it is correct
 
     @classmethod
     def from_settings(cls, settings: Settings, rungs: ModelRungs) -> QAAnswer:

@@ -15,6 +15,7 @@ Choices the format leaves open, and what we chose:
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any, TypeAlias
 
@@ -23,7 +24,13 @@ from pytest_bizbench.sdk import ExtendedDocument
 
 from .checks import describe, id_problem, is_case_id, min_score_of, type_name
 from .jsonio import InputError, parse_json
-from .model import CaseError, GroundTruthCase, PredictionShapeError, content_hash
+from .model import (
+    CaseError,
+    ForeignFieldsError,
+    GroundTruthCase,
+    PredictionShapeError,
+    content_hash,
+)
 from .reading import jsonl_rows, read_case_file
 
 _NON_SPACE = re.compile(r"\S")
@@ -142,6 +149,28 @@ def _document(
     )
 
 
+FIELDS_SHOWN = 2  # field names a wrong-shape message names of each side
+NAME_CHARS = 40  # characters shown of one such name
+
+
+def _names(keys: Iterable[str]) -> str:
+    names = [name if len(name) <= NAME_CHARS else name[:NAME_CHARS] + "…" for name in keys]
+    more = ", ..." if len(names) > FIELDS_SHOWN else ""
+    return ", ".join(names[:FIELDS_SHOWN]) + more
+
+
+def _foreign_fields(case: GroundTruthCase, fields: dict[str, Any]) -> str:
+    """Why a prediction holding none of the case's fields is refused, with a hint when
+    one of its keys holds an object that does: the key `extracted_fields` misspelt."""
+    expected = case.ground_truth.keys()
+    nested = any(isinstance(v, dict) and expected & v.keys() for v in fields.values())
+    hint = '; did you mean "extracted_fields"?' if nested else ""
+    return (
+        f"prediction for {case.id} has none of the expected fields "
+        f"({_names(map(str, expected))}); it has {_names(sorted(map(str, fields)))}{hint}"
+    )
+
+
 def _optional(raw: dict[str, Any], key: str, kind: type, expected: str, problems: list[str]) -> Any:
     value = raw.get(key)
     if value is None or isinstance(value, kind):
@@ -173,7 +202,11 @@ class GroundTruthKind:
                 f"prediction for {case.id!r} is {type(raw).__name__}, not an object of fields"
             )
         inner = raw.get("extracted_fields")
-        return inner if isinstance(inner, dict) else raw
+        fields = inner if isinstance(inner, dict) else raw
+        expected = case.ground_truth.keys()
+        if fields and expected and not expected & fields.keys():
+            raise ForeignFieldsError(_foreign_fields(case, fields))
+        return fields
 
     def document(
         self, case: GroundTruthCase, model: str, fields: dict[str, Any], source: str

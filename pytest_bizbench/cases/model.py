@@ -29,6 +29,16 @@ class PredictionShapeError(Exception):
     """
 
 
+class ForeignFieldsError(PredictionShapeError):
+    """A prediction object that holds none of its case's fields: most likely the
+    fields sit under another key, so scoring it would give a quiet 0."""
+
+
+#: The detail that marks an error document as a `ForeignFieldsError`, so the
+#: controller can count them per prediction source.
+WRONG_SHAPE = "wrong_shape"
+
+
 @dataclass(frozen=True, slots=True)
 class CaseError:
     """A problem with a case file or one case in it; becomes an error item.

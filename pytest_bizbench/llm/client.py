@@ -9,6 +9,7 @@ flight per process, whichever thread asks (prefetched answers, judge, embeddings
 
 from __future__ import annotations
 
+import base64
 import email.utils
 import hashlib
 import json
@@ -19,7 +20,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import timezone
 from typing import Any
-from urllib.parse import urlsplit, urlunsplit
+from urllib.parse import unquote, urlsplit, urlunsplit
 
 import httpcore
 import httpx
@@ -30,14 +31,28 @@ from pytest_bizbench.predcache import PredictionCache
 MAX_WAIT = 60.0  # seconds: no Retry-After or backoff waits longer than this
 RETRIED = frozenset({408, 409, 429})  # and every 5xx
 _BODY_SHOWN = 200
+MIN_SECRET = 4  # a shorter credential is not blotted out of replies: it would mangle them
 
 
 class LLMError(Exception):
     """A call that failed for good: the item that needed it fails with this message."""
 
 
-class LLMAuthError(LLMError):
-    """The endpoint refused the key (401/403): no later call can succeed, the run stops."""
+class LLMStop(LLMError):
+    """No later call can succeed: the run stops with this one message."""
+
+
+class LLMAuthError(LLMStop):
+    """The endpoint refused the key (401/403)."""
+
+
+class LLMUnreachable(LLMStop):
+    """The endpoint could not be reached (refused, DNS, TLS) before any call succeeded:
+    a wrong base URL or a server that is down, which retrying every call only hides."""
+
+
+class _Deadline(Exception):
+    """A call ran past `bizbench_llm_timeout` as a whole."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,6 +68,19 @@ def shown_url(url: str) -> str:
     host = parts.hostname or ""
     netloc = f"{host}:{parts.port}" if parts.port else host
     return urlunsplit((parts.scheme, netloc, parts.path, "", ""))
+
+
+def secrets_of(base_url: str, key: str | None) -> tuple[str, ...]:
+    """Every form of a credential a server may quote back: the key, and the URL's
+    user info (as written, decoded, and as the Basic authorization it is sent as)."""
+    parts = urlsplit(base_url)
+    found = [key or ""]
+    if parts.password:
+        user, password = unquote(parts.username or ""), unquote(parts.password)
+        basic = base64.b64encode(f"{user}:{password}".encode()).decode("ascii")
+        found += [parts.password, password, f"{user}:{password}", basic]
+    # longest first, so no part of a longer secret survives a shorter one's replacing
+    return tuple(sorted({s for s in found if len(s) >= MIN_SECRET}, key=len, reverse=True))
 
 
 def retry_after(value: str | None, now: float) -> float | None:
@@ -80,7 +108,17 @@ class LLMClient:
     second identical run makes no request.
     """
 
-    __slots__ = ("_auth_failure", "_cache", "_http", "_key", "_options", "_sleep", "_slots")
+    __slots__ = (
+        "_cache",
+        "_http",
+        "_key",
+        "_options",
+        "_reached",
+        "_secrets",
+        "_sleep",
+        "_slots",
+        "_stop",
+    )
 
     def __init__(
         self,
@@ -96,7 +134,9 @@ class LLMClient:
         self._cache = cache
         self._sleep = sleep
         self._slots = threading.BoundedSemaphore(options.concurrency)
-        self._auth_failure: str | None = None
+        self._stop: LLMStop | None = None
+        self._reached = False  # whether a call has had a reply (then a connect error is retried)
+        self._secrets = secrets_of(options.base_url, key)
         headers = {"Authorization": f"Bearer {key}"} if key else {}
         limit = options.concurrency
         self._http = httpx.Client(
@@ -111,9 +151,26 @@ class LLMClient:
         return f"LLMClient({shown_url(self._options.base_url or '')!r})"
 
     @property
-    def auth_failure(self) -> str | None:
-        """The message of the 401/403 that stopped this client, if one did."""
-        return self._auth_failure
+    def stop_reason(self) -> str | None:
+        """Why this client stopped (a 401/403, an endpoint never reached), if it did."""
+        return None if self._stop is None else str(self._stop)
+
+    def scrub(self, text: str) -> str:
+        """Text from the endpoint with every credential blotted out (`***`)."""
+        for secret in self._secrets:
+            text = text.replace(secret, "***")
+        return text
+
+    def _scrubbed(self, value: Any) -> Any:
+        """A parsed reply with every credential blotted out of its strings, before it
+        is cached, scored, reported or shown."""
+        if isinstance(value, str):
+            return self.scrub(value)
+        if isinstance(value, list):
+            return [self._scrubbed(v) for v in value]
+        if isinstance(value, dict):
+            return {self.scrub(k): self._scrubbed(v) for k, v in value.items()}
+        return value
 
     def close(self) -> None:
         self._http.close()
@@ -140,8 +197,12 @@ class LLMClient:
         try:
             rows = sorted(data["data"], key=lambda row: int(row["index"]))
             vectors = [[float(x) for x in row["embedding"]] for row in rows]
-        except (KeyError, TypeError, ValueError) as exc:
+        except (KeyError, TypeError, ValueError, OverflowError) as exc:
             raise LLMError(f"embedding reply from model {model!r} is malformed ({exc})") from None
+        if not all(math.isfinite(x) for vector in vectors for x in vector):
+            raise LLMError(
+                f"embedding reply from model {model!r} holds a value that is not a finite number"
+            )
         if len(vectors) != len(texts):
             raise LLMError(
                 f"model {model!r} returned {len(vectors)} vectors for {len(texts)} texts"
@@ -169,61 +230,83 @@ class LLMClient:
         for attempt in range(attempts):
             wait: float | None = None
             with self._slots:
-                # checked once a slot is ours: a call queued behind the refused one
-                # must not be sent after the refusal
-                if self._auth_failure is not None:
-                    raise LLMAuthError(self._auth_failure)
+                # checked once a slot is ours: a call queued behind the one that
+                # stopped the client must not be sent after it
+                if self._stop is not None:
+                    raise type(self._stop)(str(self._stop))
                 start = time.perf_counter()
                 try:
-                    response = self._http.post(
-                        path, content=text, headers={"Content-Type": "application/json"}
-                    )
+                    status, headers, body = self._exchange(path, text, start)
                     latency = (time.perf_counter() - start) * 1000.0
-                    problem = self._problem(response, where)
+                    self._reached = True
+                    problem = self._problem(status, body, where)
                 # httpx maps httpcore's errors, except those raised while it closes a
                 # failed response (seen under load), so both kinds are caught
-                except (httpx.TimeoutException, httpcore.TimeoutException):
+                except (httpx.TimeoutException, httpcore.TimeoutException, _Deadline):
                     problem = f"no reply from {where} within {self._options.timeout:g} s"
+                except (httpx.ConnectError, httpcore.ConnectError) as exc:
+                    problem = f"cannot reach {where}: {type(exc).__name__}"
+                    if not self._reached:
+                        self._stop = LLMUnreachable(
+                            f"cannot reach the endpoint {shown_url(self._options.base_url or '')}"
+                            f" ({type(exc).__name__}) and no call to it has succeeded: check "
+                            "ini bizbench_llm_base_url and that the server is up"
+                        )
+                        raise self._stop from None
                 except (httpx.TransportError, httpcore.NetworkError, httpcore.ProtocolError) as exc:
                     problem = f"cannot reach {where}: {type(exc).__name__}"
                 else:
                     if problem is None:
-                        return self._json(response, where), latency
-                    if response.status_code not in RETRIED and response.status_code < 500:
+                        return self._json(body, where), latency
+                    if status not in RETRIED and status < 500:
                         raise LLMError(problem)
-                    wait = retry_after(response.headers.get("Retry-After"), time.time())
+                    wait = retry_after(headers.get("Retry-After"), time.time())
             if attempt + 1 < attempts:
                 backoff = self._options.backoff * 2**attempt
                 self._sleep(min(MAX_WAIT, backoff if wait is None else wait))
         tries = f"{attempts} attempts" if attempts > 1 else "1 attempt"
         raise LLMError(f"{problem} (gave up after {tries})")
 
-    def _problem(self, response: httpx.Response, where: str) -> str | None:
-        """None for a success, else what went wrong, with the key blotted out."""
-        status = response.status_code
+    def _exchange(self, path: str, text: str, start: float) -> tuple[int, httpx.Headers, str]:
+        """(status, headers, body) of one request, the whole call bounded by the
+        timeout: httpx bounds each read alone, and a server sending a byte at a time
+        would otherwise never be cut off."""
+        deadline = start + self._options.timeout
+        headers = {"Content-Type": "application/json"}
+        with self._http.stream("POST", path, content=text, headers=headers) as response:
+            chunks = []
+            for chunk in response.iter_bytes():
+                chunks.append(chunk)
+                if time.perf_counter() > deadline:
+                    raise _Deadline
+            body = b"".join(chunks).decode(response.encoding or "utf-8", errors="replace")
+            return response.status_code, response.headers, body
+
+    def _problem(self, status: int, body: str, where: str) -> str | None:
+        """None for a success, else what went wrong, with every credential blotted out."""
         if status < 400:
             return None
         if status in (401, 403):
             env = self._options.api_key_env
             state = "holds a key it refused" if self._key else "is not set"
-            self._auth_failure = (
+            self._stop = LLMAuthError(
                 f"the endpoint {where} answered HTTP {status}: the API key is missing or "
                 f"wrong; the environment variable {env} (ini bizbench_llm_api_key_env) {state}"
             )
-            raise LLMAuthError(self._auth_failure)
-        shown = response.text
-        if self._key:  # before cutting, so no part of the key survives the cut
-            shown = shown.replace(self._key, "***")
-        return f"HTTP {status} from {where}: {shown[:_BODY_SHOWN].strip()}"
+            raise self._stop
+        # scrubbed before cutting, so no part of a credential survives the cut
+        return f"HTTP {status} from {where}: {self.scrub(body)[:_BODY_SHOWN].strip()}"
 
-    def _json(self, response: httpx.Response, where: str) -> dict[str, Any]:
+    def _json(self, body: str, where: str) -> dict[str, Any]:
         try:
-            data = response.json()
+            data = json.loads(body)
+        except RecursionError:
+            raise LLMError(f"reply from {where} is nested deeper than JSON can be read") from None
         except ValueError:
             raise LLMError(f"reply from {where} is not JSON") from None
         if not isinstance(data, dict):
             raise LLMError(f"reply from {where} is not a JSON object")
-        return data
+        return dict(self._scrubbed(data))
 
 
 def _usage(raw: Any) -> dict[str, int] | None:

@@ -56,8 +56,8 @@ class LLMRuntime:
         self._positions: dict[str, int] | None = None
 
     @property
-    def auth_failure(self) -> str | None:
-        return self._client.auth_failure
+    def stop_reason(self) -> str | None:
+        return self._client.stop_reason
 
     def serves(self, model: str) -> bool:
         return model in self._live
@@ -97,9 +97,10 @@ class LLMRuntime:
         return embed
 
     def stop_if_refused(self, session: pytest.Session) -> None:
-        """After a 401/403 no call can succeed: stop the run, saying which variable to fix."""
-        if self.auth_failure is not None:
-            session.shouldstop = self.auth_failure
+        """After a 401/403, or an endpoint never reached, no call can succeed: stop the
+        run, saying what to fix."""
+        if self.stop_reason is not None:
+            session.shouldstop = self.stop_reason
 
     def _live_request(self, case: Any, model: str) -> Request:
         prompt = getattr(case, "prompt", None)
@@ -163,7 +164,7 @@ class LLMRuntime:
 
     @pytest.hookimpl(tryfirst=True)
     def pytest_runtest_protocol(self, item: pytest.Item, nextitem: pytest.Item | None) -> None:
-        if (not self._live and not self._planner.active) or self.auth_failure is not None:
+        if (not self._live and not self._planner.active) or self.stop_reason is not None:
             return
         window = list(
             islice(self._items_ahead(item, nextitem), LOOKAHEAD * self._options.concurrency)

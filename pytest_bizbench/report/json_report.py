@@ -11,10 +11,9 @@ from typing import Any
 
 from pytest_bizbench import __version__
 from pytest_bizbench.aggregate import ReportDocument
-from pytest_bizbench.escape import SURROGATE
+from pytest_bizbench.escape import SURROGATE, json_escaped
 from pytest_bizbench.gate import Completeness, ThresholdResult
-from pytest_bizbench.payload import jsonable
-from pytest_bizbench.registry import Registry, fingerprint
+from pytest_bizbench.registry import Registry, fingerprint, scoring_config_of
 from pytest_bizbench.report.stream import Documents, pieces
 from pytest_bizbench.scoring.passk import flaky_cases
 
@@ -60,7 +59,7 @@ def _benchmark_entry(registry: Registry, name: str) -> dict[str, Any]:
         "metric_unit": benchmark.metric_unit,
         "headline_metric": benchmark.headline_metric,
         "fingerprint": fingerprint(benchmark),
-        "config": jsonable(benchmark.scoring_config(), bounded=False),
+        "config": scoring_config_of(benchmark)[0],
         # compare()'s bounds, so `bizbench compare` can judge two saved reports
         "regression_threshold": benchmark.REGRESSION_THRESHOLD,
         "improvement_threshold": benchmark.IMPROVEMENT_THRESHOLD,
@@ -117,9 +116,11 @@ def _paired(piece: str) -> str:
     encode, as a JSON reader joins their escapes: a worker's payload crosses xdist as
     JSON, so a serial run writes the same text. A lone one stays, for the file's
     `backslashreplace` to spell as its JSON escape (it is always inside a string)."""
-    if piece.isascii() or not SURROGATE.search(piece):
+    if piece.isascii():
         return piece
-    return piece.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "surrogatepass")
+    if SURROGATE.search(piece):
+        piece = piece.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "surrogatepass")
+    return json_escaped(piece)
 
 
 def dumps(report: Mapping[str, Any]) -> str:
