@@ -207,8 +207,8 @@ def _error_name(error: CaseError) -> str:
     return f"{terminal_text(error.case_id)}[invalid]"
 
 
-#: The payload an item published, until the report of that phase takes it.
-PENDING_PAYLOAD = pytest.StashKey[DocumentPayload]()
+#: The payload an item published, as its report carries it, until that report takes it.
+PENDING_PAYLOAD = pytest.StashKey[dict[str, Any] | str]()
 
 
 class BizbenchItem(pytest.Item):
@@ -221,7 +221,8 @@ class BizbenchItem(pytest.Item):
         plugin's `pytest_runtest_makereport`), so each payload crosses from an
         xdist worker once.
         """
-        self.stash[PENDING_PAYLOAD] = payload
+        # encoded here, so details JSON cannot hold fail while the item runs (NotJSON)
+        self.stash[PENDING_PAYLOAD] = payload.travelling(as_text=is_worker(self.config))
         # a rerun (pytest-rerunfailures) publishes again: only the last attempt's count
         ours = set(OWN_PROPERTIES)
         self.user_properties[:] = [p for p in self.user_properties if p[0] not in ours]
@@ -230,10 +231,9 @@ class BizbenchItem(pytest.Item):
     def take_payload(self) -> dict[str, Any] | str | None:
         """The published payload as its report carries it, once."""
         payload = self.stash.get(PENDING_PAYLOAD, None)
-        if payload is None:
-            return None
-        del self.stash[PENDING_PAYLOAD]
-        return payload.travelling(as_text=is_worker(self.config))
+        if payload is not None:
+            del self.stash[PENDING_PAYLOAD]
+        return payload
 
     def repr_failure(
         self, excinfo: ExceptionInfo[BaseException], style: Any = None
