@@ -44,6 +44,8 @@ class Stub:
     echo_auth: bool = False  # put the Authorization header in failure bodies (a leak test)
     quote_auth: bool = False  # ... and in every chat answer (a 200 reply)
     trickle: float = 0.0  # seconds between the bytes of a 200 reply, sent one at a time
+    # with trickle: the status line and headers too, padded to take a minute at 0.25 s
+    trickle_head: bool = False
     raw: str | None = None  # the body of every 200 reply, as it is
     requests: list[dict[str, Any]] = field(default_factory=list)
     in_flight: int = 0
@@ -99,6 +101,16 @@ def _handler(stub: Stub) -> type[BaseHTTPRequestHandler]:
             if status == 200 and stub.raw is not None:
                 payload = stub.raw
             data = (payload if isinstance(payload, str) else json.dumps(payload)).encode()
+            if status == 200 and stub.trickle and stub.trickle_head:
+                head = (
+                    f"HTTP/1.1 200 OK\r\nX-Padding: {'x' * 200}\r\n"
+                    f"Content-Length: {len(data)}\r\n\r\n"
+                ).encode()
+                for byte in head + data:
+                    self.wfile.write(bytes([byte]))
+                    self.wfile.flush()
+                    time.sleep(stub.trickle)
+                return
             self.send_response(status)
             self.send_header("Content-Type", "application/json")
             self.send_header("Content-Length", str(len(data)))

@@ -35,11 +35,14 @@ def closed_port() -> int:
     return port
 
 
-def test_a_reply_trickling_in_is_cut_at_the_timeout(suite: Suite, stub: Stub) -> None:
+@pytest.mark.parametrize("head", [False, True], ids=["body", "status-and-headers"])
+def test_a_reply_trickling_in_is_cut_at_the_timeout(suite: Suite, stub: Stub, head: bool) -> None:
     suite.write("q.qa.jsonl", jsonl(questions(1)))
     write_ini(suite, stub.base_url, bizbench_llm_timeout="1", bizbench_llm_retries="0")
     stub.trickle = 0.25  # one byte every 0.25 s: every read is quick, the call is not
-    result = suite.pytester.runpytest("-p", "no:cacheprovider", *LIVE)
+    stub.trickle_head = head  # the status line and headers come before the body is ours
+    # a call not cut at the deadline would take a minute: the guard ends the test first
+    result = suite.pytester.runpytest_subprocess("-p", "no:cacheprovider", *LIVE, timeout=30)
     assert result.ret == pytest.ExitCode.TESTS_FAILED
     assert len(stub.requests) == 1  # not retried: a call past the deadline is cut
     details = suite.documents("qa-answer", "gpt")["q00"]["details"]

@@ -270,7 +270,34 @@ class LLMClient:
     def _exchange(self, path: str, text: str, start: float) -> tuple[int, httpx.Headers, str]:
         """(status, headers, body) of one request, the whole call bounded by the
         timeout: httpx bounds each read alone, and a server sending a byte at a time
-        would otherwise never be cut off."""
+        would otherwise never be cut off.
+
+        httpcore reads the status line and headers before the reply is ours to read,
+        so the request runs in a thread of its own and is given up at the deadline
+        whatever it waits on; the abandoned thread ends with its connection (a daemon,
+        it never holds up the process's exit).
+        """
+        outcome: list[tuple[int, httpx.Headers, str] | BaseException] = []
+        done = threading.Event()
+
+        def run() -> None:
+            try:
+                outcome.append(self._read(path, text, start))
+            except BaseException as exc:  # handed to the caller's thread
+                outcome.append(exc)
+            finally:
+                done.set()
+
+        threading.Thread(target=run, name="bizbench-llm-call", daemon=True).start()
+        if not done.wait(max(0.0, start + self._options.timeout - time.perf_counter())):
+            raise _Deadline
+        result = outcome[0]
+        if isinstance(result, BaseException):
+            raise result
+        return result
+
+    def _read(self, path: str, text: str, start: float) -> tuple[int, httpx.Headers, str]:
+        """One request, its body read up to the call's deadline."""
         deadline = start + self._options.timeout
         headers = {"Content-Type": "application/json"}
         with self._http.stream("POST", path, content=text, headers=headers) as response:
