@@ -10,6 +10,7 @@ never reaches outside the directory it is looked up in, symlinks included.
 
 from __future__ import annotations
 
+import errno
 import os
 import stat
 from pathlib import Path, PurePosixPath, PureWindowsPath
@@ -35,6 +36,10 @@ def shown(text: str, limit: int = 80) -> str:
 
 def _kind(mode: int) -> str:
     """The refusal of a file that is not regular, naming what it is."""
+    return f"cannot read file: {_not_regular(mode)}"
+
+
+def _not_regular(mode: int) -> str:
     kinds = (
         (stat.S_ISFIFO, "a FIFO"),
         (stat.S_ISCHR, "a character device"),
@@ -43,7 +48,21 @@ def _kind(mode: int) -> str:
         (stat.S_ISDIR, "a directory"),
     )
     found = next((f" ({name})" for test, name in kinds if test(mode)), "")
-    return f"cannot read file: not a regular file{found}"
+    return f"not a regular file{found}"
+
+
+def require_writable_target(path: Path) -> None:
+    """Refuse to put a file where a link, a FIFO, a device or a directory is: a
+    rename would replace it (as root, `/dev/full` or the `/dev/stdout` link) and its
+    target would never be written. An `OSError`, as a failed write is."""
+    try:
+        mode = os.lstat(path).st_mode
+    except FileNotFoundError:
+        return
+    if stat.S_ISLNK(mode):
+        raise OSError(errno.EEXIST, "a symbolic link is there (give the path it points to)")
+    if not stat.S_ISREG(mode):
+        raise OSError(errno.EEXIST, f"{_not_regular(mode)} is there")
 
 
 def read_regular(path: Path, max_bytes: int, cap_hint: str) -> bytes:

@@ -17,6 +17,7 @@ import itertools
 import json
 import os
 import re
+import stat
 import subprocess
 import sys
 from pathlib import Path
@@ -706,12 +707,37 @@ def test_a_step_summary_that_is_a_fifo_is_one_line_not_a_hang(suite: Suite) -> N
     assert suite.documents()["half"]["score"] == 0.5
 
 
-def test_report_output_to_a_fifo_replaces_it_instead_of_blocking(tmp_path: Path) -> None:
+def test_report_output_to_a_fifo_or_a_link_is_refused_not_replaced(tmp_path: Path) -> None:
+    """A rename over a FIFO, a device or a link would replace it (as root, `/dev/full`
+    or the `/dev/stdout` link for the rest of a CI job): refused, neither replaced nor
+    written into, which could block."""
     (tmp_path / "r.json").write_text(json.dumps(minimal_report()), encoding="utf-8")
     os.mkfifo(tmp_path / "out.md")
+    (tmp_path / "target.md").write_text("kept", encoding="utf-8")
+    os.symlink(tmp_path / "target.md", tmp_path / "link.md")
     done = cli("report", "r.json", "-o", "out.md", cwd=tmp_path)
-    assert (done.returncode, done.stderr) == (0, "")
-    assert (tmp_path / "out.md").read_text(encoding="utf-8").startswith("## bizbench\n")
+    assert (done.returncode, done.stderr) == (
+        2,
+        "bizbench report: cannot write out.md: not a regular file (a FIFO) is there\n",
+    )
+    linked = cli("report", "r.json", "-o", "link.md", cwd=tmp_path)
+    assert linked.returncode == 2
+    assert "a symbolic link is there" in linked.stderr
+    assert stat.S_ISFIFO(os.lstat(tmp_path / "out.md").st_mode)
+    assert (tmp_path / "link.md").is_symlink()
+    assert (tmp_path / "target.md").read_text(encoding="utf-8") == "kept"
+
+
+@pytest.mark.parametrize("option", ["--bizbench-report", "--bizbench-save-baseline"])
+def test_a_run_never_replaces_a_link_with_its_report_or_baseline(suite: Suite, option: str) -> None:
+    two_good_cases(suite)
+    (suite.path / "elsewhere.json").write_text("kept", encoding="utf-8")
+    os.symlink(suite.path / "elsewhere.json", suite.path / "out.json")
+    result = run(suite, "--bizbench-predictions", "preds", option, "out.json")
+    assert result.ret == pytest.ExitCode.TESTS_FAILED
+    result.stdout.fnmatch_lines(["*cannot write *out.json: a symbolic link is there*"])
+    assert (suite.path / "out.json").is_symlink()
+    assert (suite.path / "elsewhere.json").read_text(encoding="utf-8") == "kept"
 
 
 def test_compare_escapes_ids_read_back_from_reports(

@@ -15,6 +15,7 @@ from pytest_bizbench.escape import SURROGATE, json_escaped
 from pytest_bizbench.gate import Completeness, ThresholdResult
 from pytest_bizbench.registry import Registry, fingerprint, scoring_config_of
 from pytest_bizbench.report.stream import Documents, pieces
+from pytest_bizbench.safeio import require_writable_target
 from pytest_bizbench.scoring.passk import flaky_cases
 
 SCHEMA_VERSION = 1
@@ -133,10 +134,12 @@ def write_report(report: Mapping[str, Any], path: Path) -> None:
 
 
 def write_text_atomic(path: Path, text: str | Iterable[str]) -> None:
-    """Write next to the target and rename, so a reader never sees half a file, and
-    a FIFO or a device at `path` is replaced, never written into (which could block).
-    A lone surrogate, which UTF-8 cannot hold, is written as its `\\uXXXX` escape.
+    """Write next to the target and rename, so a reader never sees half a file; a
+    link, FIFO, device or directory at `path` is refused, neither replaced nor
+    written into (which could block). A lone surrogate, which UTF-8 cannot hold, is
+    written as its `\\uXXXX` escape.
     """
+    require_writable_target(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
