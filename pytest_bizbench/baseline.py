@@ -454,6 +454,8 @@ def save_refusal(completeness: Completeness, options: BaselineOptions) -> str | 
         )
     if not completeness.complete:
         why.append(f"it is incomplete ({_incomplete(completeness)})")
+    if completeness.shard:
+        why.append("it is one shard of a run (save from `bizbench merge` of every shard)")
     if not why:
         return None
     return (

@@ -548,6 +548,17 @@ def _baseline_options(config: pytest.Config) -> BaselineOptions:
     )
 
 
+def _check_report_is_not_the_baseline(report: Path, baseline: BaselineOptions) -> None:
+    """Every run writes its report: at the baseline's path it would replace the
+    baseline whatever the run was (filtered, incomplete), past the save's refusals."""
+    if baseline.path is not None and report.resolve() == baseline.path.resolve():
+        raise pytest.UsageError(
+            f"--bizbench-report {report} is the baseline the run compares with: every run "
+            "would overwrite it; write the report elsewhere and save a baseline with "
+            "--bizbench-update-baseline"
+        )
+
+
 def _save_path(config: pytest.Config, given: Path | None, baseline: Path | None) -> Path | None:
     """Where the baseline is saved: the path given, or with `--bizbench-update-baseline`
     the baseline the run compares with."""
@@ -681,12 +692,15 @@ def read_settings(config: pytest.Config) -> Settings:
         max_text_chars=int(_number(config, "bizbench_max_text_chars", 1, math.inf)),
     )
     predictions, live, models = _predictions(config)
+    report_path = _report_path(config)
+    baseline = _baseline_options(config)
+    _check_report_is_not_the_baseline(report_path, baseline)
     return Settings(
         predictions=predictions,
         models=models or (DEFAULT_MODEL,),
         min_score=_min_score(config),
         thresholds=_thresholds(config),
-        report_path=_report_path(config),
+        report_path=report_path,
         case_patterns=tuple(config.getini("bizbench_case_patterns")),
         max_case_bytes=int(_number(config, "bizbench_max_case_bytes", 1, math.inf)),
         regex_timeout=_number(config, "bizbench_regex_timeout", 0.001, 3600.0),
@@ -695,7 +709,7 @@ def read_settings(config: pytest.Config) -> Settings:
         builtin_benchmarks=_flag(config, "bizbench_builtin_benchmarks"),
         requirements=tuple(config.getoption("bizbench_requirement")),
         review=_review_config(config),
-        baseline=_baseline_options(config),
+        baseline=baseline,
         agent=_agent_config(config),
         qa=_qa_options(config),
         prediction_cache=_prediction_cache(config),

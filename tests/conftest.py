@@ -10,11 +10,15 @@ import yaml  # noqa: F401 - loaded once per process, see below
 from bizhelpers import Suite
 from llmstub import Stub, serve
 
+import pytest_bizbench.sdk  # noqa: F401 - loaded once per process, see below
+
 # Extensions load once per process: import them now, or an in-process pytester run
 # that first imports one drops its module from sys.modules on the way out, and the
 # next run's fresh import mixes new Python classes with the old extension's (numpy:
 # rapidfuzz's cdist fails; yaml: the C loader's nodes are not the new module's, so a
 # golden-assessment file reads as "got a scalar"). The plugin imports neither at start.
+# The SDK likewise: a conftest's benchmark class must subclass the `BenchmarkPlugin`
+# the registry checks against, not a second copy imported by a later run.
 with contextlib.suppress(ImportError):
     import numpy  # noqa: F401
 

@@ -545,3 +545,26 @@ def test_update_baseline_without_one_place_to_save_is_a_usage_error(
     result.stderr.fnmatch_lines([f"ERROR: {why}"])
     assert not (suite.path / "base.json").exists()
     assert not (suite.path / "other.json").exists()
+
+
+def test_a_report_written_over_the_baseline_is_a_usage_error(suite: Suite) -> None:
+    """Every run writes its report: at the baseline's path a filtered run would have
+    replaced the baseline past the save's refusals."""
+    save(suite)
+    before = (suite.path / "base.json").read_bytes()
+    result = suite.pytester.runpytest(
+        "-k", "c1", "--bizbench-baseline", "base.json", "--bizbench-report", "base.json"
+    )
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(["ERROR: --bizbench-report *base.json is the baseline the run*"])
+    assert (suite.path / "base.json").read_bytes() == before
+
+
+def test_a_shard_refuses_to_become_the_baseline(suite: Suite) -> None:
+    build(suite, FOUR)
+    result = suite.pytester.runpytest("--bizbench-shard", "--bizbench-save-baseline", "s.json")
+    assert result.ret == 1
+    result.stdout.fnmatch_lines(
+        ["bizbench: refusing to save the baseline *s.json: it is one shard of a run*"]
+    )
+    assert not (suite.path / "s.json").exists()
