@@ -14,7 +14,15 @@ from typing import Any
 from pytest_bizbench.casekinds import Case, CaseKind
 from pytest_bizbench.cases.model import WRONG_SHAPE, ForeignFieldsError, PredictionShapeError
 from pytest_bizbench.failure import unscored_fields
-from pytest_bizbench.payload import ERROR, MISSING, SCORED, SKIPPED, DocumentPayload, NotJSON
+from pytest_bizbench.payload import (
+    ERROR,
+    MISSING,
+    SCORED,
+    SKIPPED,
+    UNKNOWN_GROUP,
+    DocumentPayload,
+    NotJSON,
+)
 from pytest_bizbench.predcache import PredictionCache
 from pytest_bizbench.predictions import PredictionError, Predictions
 from pytest_bizbench.scoring.passk import Spread, sample_details
@@ -146,7 +154,7 @@ def _group_key(document: ExtendedDocument, name: str | None) -> str | None:
         return None
     value = lookup_field(document, name)
     if value is None or isinstance(value, (dict, list)):
-        return "unknown"
+        return UNKNOWN_GROUP
     return str(value)
 
 

@@ -22,6 +22,7 @@ from pytest_bizbench.baseline import (
 )
 from pytest_bizbench.baseline_coverage import coverage_reasons, missing_from_run
 from pytest_bizbench.gate import Completeness, Registered, evaluate_thresholds, gate_reasons
+from pytest_bizbench.payload import SCORED, UNKNOWN_GROUP
 from pytest_bizbench.registry import Registry, scoring_config_of
 from pytest_bizbench.report import RunResult, build_report
 from pytest_bizbench.report.json_report import write_report_or_say
@@ -72,7 +73,14 @@ def conclude(
     benchmarks = [registry.get(name) for name in sorted({name for name, _ in documents})]
     configs = [scoring_config_of(b)[1] for b in benchmarks if b is not None]
     config_problems = [problem for problem in configs if problem is not None]
-    problems = [*problems, *pair_problems, *config_problems, *verdicts, *coverage]
+    problems = [
+        *problems,
+        *pair_problems,
+        *config_problems,
+        *_cluster_problem(documents, settings.cluster_by),
+        *verdicts,
+        *coverage,
+    ]
     return RunResult(
         documents=documents,
         metrics=metrics,
@@ -84,6 +92,22 @@ def conclude(
         paired=paired,
         runs={name: runs.summaries() for name in agent if runs.by_model},
     )
+
+
+def _cluster_problem(
+    documents: Mapping[tuple[str, str], list[ReportDocument]], cluster_by: str | None
+) -> list[str]:
+    """A cluster field no scored case has is most likely misspelt: every case would
+    be one cluster, so no comparison could ever be significant, and nothing said why."""
+    scored = [d for docs in documents.values() for d in docs if d.payload.status == SCORED]
+    if cluster_by is None or not scored:
+        return []
+    if any(d.payload.cluster not in (None, UNKNOWN_GROUP) for d in scored):
+        return []
+    return [
+        f"ini bizbench_cluster_by = {cluster_by!r}: no scored case has that field, so "
+        "every case is one cluster and no comparison can be significant (check the name)"
+    ]
 
 
 @dataclass(frozen=True, slots=True)

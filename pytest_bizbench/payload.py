@@ -34,6 +34,9 @@ MAX_ITEMS = 200  # entries of one list or object kept in report details
 SMALL_JSON = 8000  # characters of plain JSON that pass as they are
 MAX_DEPTH = 12
 
+# The group or cluster of a case whose field is missing, null or not a plain value.
+UNKNOWN_GROUP = "unknown"
+
 # How an item ended, before pytest's own outcome is known.
 SCORED, MISSING, ERROR = "scored", "missing", "error"
 # A case the benchmark does not apply to (sdk.NotApplicable): the item is skipped.

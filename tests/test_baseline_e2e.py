@@ -568,3 +568,18 @@ def test_a_shard_refuses_to_become_the_baseline(suite: Suite) -> None:
         ["bizbench: refusing to save the baseline *s.json: it is one shard of a run*"]
     )
     assert not (suite.path / "s.json").exists()
+
+
+def test_a_cluster_field_no_case_has_fails_the_gate(suite: Suite) -> None:
+    """A misspelt `bizbench_cluster_by` would put every case in one cluster, where no
+    comparison can be significant; said, not left silent."""
+    build(suite, FOUR, ini="bizbench_cluster_by = countyr\n")
+    result = suite.pytester.runpytest_subprocess()
+    assert result.ret == 1
+    reasons = suite.report()["gate"]["reasons"]
+    assert reasons == [
+        "ini bizbench_cluster_by = 'countyr': no scored case has that field, so every case "
+        "is one cluster and no comparison can be significant (check the name)"
+    ]
+    build(suite, FOUR, ini="bizbench_cluster_by = country\n")
+    assert suite.pytester.runpytest_subprocess().ret == 0
