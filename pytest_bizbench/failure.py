@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from pytest_bizbench.details import FieldEntry, flat_entries
-from pytest_bizbench.escape import terminal_block
+from pytest_bizbench.escape import terminal_block, terminal_text
 from pytest_bizbench.figures import is_number
 from pytest_bizbench.payload import DocumentPayload
 
@@ -52,14 +52,21 @@ class ScoreBelowPassMark(CaseFailure):
             why = f"below the pass mark {self.pass_mark:.2f} ({self.mark_source})"
         return f"{p.id} scored {score:.2f} on {p.benchmark} (model {p.model}): {why}"
 
+    def render(self) -> str:
+        # each line is one line: a newline inside an id, a field or a model name is
+        # shown as `\x0a`, so data cannot add a line that reads like pytest's own
+        return "\n".join(terminal_text(line) for line in self._lines())
+
     def describe(self) -> str:
+        return "\n".join(self._lines())
+
+    def _lines(self) -> list[str]:
         rows = failing_fields(self.payload.details)
         lines = [self.headline()]
         if rows:
             width = max(len(name) for name, _ in rows)
             lines += [f"  {name:<{width}}  {diff}" for name, diff in rows]
-        lines += _check_lines(self.payload.details)
-        return "\n".join(lines)
+        return lines + _check_lines(self.payload.details)
 
 
 def failing_fields(details: Mapping[str, Any]) -> list[tuple[str, str]]:

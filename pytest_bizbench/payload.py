@@ -24,6 +24,8 @@ from dataclasses import dataclass, field
 from pathlib import PurePath
 from typing import Any
 
+from pytest_bizbench.escape import terminal_text
+
 REPORT_ATTRIBUTE = "bizbench_payload"
 SCORE_KEY = "bizbench_score"
 BENCHMARK_KEY = "bizbench_benchmark"
@@ -259,10 +261,14 @@ class DocumentPayload:
         return compact_json(data) if as_text else data
 
     def properties(self) -> list[tuple[str, Any]]:
-        """The user properties of the item: the JUnit-visible trio."""
+        """The user properties of the item: the JUnit-visible trio (names escaped:
+        JUnit XML is an output too)."""
         props: list[tuple[str, Any]] = []
         if self.benchmark is not None:
-            props += [(BENCHMARK_KEY, self.benchmark), (MODEL_KEY, self.model)]
+            props += [
+                (BENCHMARK_KEY, terminal_text(self.benchmark)),
+                (MODEL_KEY, terminal_text(self.model)),
+            ]
         if self.score is not None:
             props.append((SCORE_KEY, self.score))
         return props

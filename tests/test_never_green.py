@@ -404,6 +404,27 @@ def test_bidi_controls_are_escaped_and_markdown_is_literal_in_every_output(
     assert "<b>" not in md
 
 
+def test_data_cannot_add_lines_to_a_failure_or_raw_controls_to_junit(suite: Suite) -> None:
+    """A newline in a case id or a field name is shown as `\\x0a` in the failure text
+    (terminal and JUnit), so it cannot forge a line; the model's name in JUnit's
+    properties is escaped like every other output."""
+    field = "total\n\n## Gate: passed"
+    suite.cases("a.ground-truth.jsonl", [doc("c1\nPASSED fake", {field: "x"})])
+    model = "m\u202eX"
+    suite.write("preds.jsonl", jsonl([{"id": "c1\nPASSED fake", field: "y"}]))
+    result = suite.pytester.runpytest(
+        "--bizbench-predictions", f"{model}=preds.jsonl", "--junitxml", "j.xml"
+    )
+    assert result.ret == pytest.ExitCode.TESTS_FAILED
+    lines = result.stdout.lines
+    assert not any(line.startswith(("PASSED fake", "## Gate")) for line in lines)
+    assert any("c1\\x0aPASSED fake scored 0.00" in line for line in lines)
+    junit = (suite.path / "j.xml").read_text(encoding="utf-8")
+    assert "\u202e" not in junit
+    assert 'value="m\\u202eX"' in junit
+    assert "\nPASSED fake" not in junit
+
+
 def test_a_predicted_lone_surrogate_is_cached_and_scored(suite: Suite) -> None:
     suite.write("q.qa.jsonl", jsonl([{"id": "q1", "question": "Q?", "expected": "yes"}]))
     ini = "[pytest]\nbizbench_prediction_cache = .cache\nbizbench_qa_scorer = contains\n"
