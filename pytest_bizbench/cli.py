@@ -12,6 +12,7 @@ import pytest
 
 from pytest_bizbench import __version__
 from pytest_bizbench.baseline import compare_reports
+from pytest_bizbench.baseline_coverage import coverage_reasons, missing_from_run
 from pytest_bizbench.escape import terminal_text
 from pytest_bizbench.merge import MergeCommand, Shard
 from pytest_bizbench.report.html import render_html
@@ -82,9 +83,15 @@ def _compare(args: argparse.Namespace) -> int:
     comparisons = compare_reports(baseline, candidate, options)
     if not comparisons.results and not comparisons.problems:
         return _fail("compare", "the reports share no benchmark and model to compare")
+    scored = {(name, model) for name, e in candidate["benchmarks"].items() for model in e["models"]}
+    missing = missing_from_run(baseline, scored)
+    filtered = bool((candidate.get("completeness") or {}).get("filtered"))
     headlines = {name: headline_of(entry) for name, entry in candidate["benchmarks"].items()}
     sections = [
-        ("Compared with the baseline", comparison_table(comparisons.results, headlines)),
+        (
+            "Compared with the baseline",
+            comparison_table({**comparisons.results, **missing}, headlines),
+        ),
         ("Worst-regressed cases", worst_table(comparisons.results)),
     ]
     markdown = args.format == "markdown"
@@ -94,7 +101,10 @@ def _compare(args: argparse.Namespace) -> int:
             heading = [f"### {title}", ""] if markdown else [f"{title}:"]
             lines += ["", *heading, *(markdown_table(table) if markdown else text_table(table))]
     lines += [f"- {terminal_text(note)}" for note in comparison_notes(comparisons.results)]
-    reasons = comparisons.reasons(options, allow_flag="--allow-regression")
+    reasons = [
+        *comparisons.reasons(options, allow_flag="--allow-regression"),
+        *coverage_reasons(missing, judged=not (filtered or args.allow_missing)),
+    ]
     lines += [
         "",
         "verdict: FAILED" if reasons else "verdict: passed",
@@ -190,6 +200,11 @@ def build_parser() -> argparse.ArgumentParser:
     compare.add_argument("--require-significance", action="store_true")
     compare.add_argument("--allow-regression", action="store_true")
     compare.add_argument("--allow-stale", action="store_true")
+    compare.add_argument(
+        "--allow-missing",
+        action="store_true",
+        help="do not fail on a benchmark or model of BASELINE that CANDIDATE lacks",
+    )
     merge = commands.add_parser(
         "merge",
         help="merge reports of CI shards into the report of one run",

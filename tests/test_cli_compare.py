@@ -251,3 +251,18 @@ def test_a_closed_pipe_ends_quietly(suite: Suite, command: str) -> None:
     finally:
         os.close(write_end)
     assert (done.returncode, done.stderr) == (128 + 13, "")
+
+
+def test_compare_fails_on_a_model_of_the_baseline_the_candidate_lacks(
+    suite: Suite, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """As a run compared with the baseline does: `missing`, a reason, unless allowed."""
+    make_report(suite, "two.json", [RIGHT] * 4, "--bizbench-predictions", "m2=preds.json")
+    make_report(suite, "one.json", [RIGHT] * 4)
+    code, out, _ = run_cli(capsys, "compare", "two.json", "one.json")
+    assert code == 1
+    assert "- missing from this run: field-accuracy/m2 (in the baseline)" in out
+    assert "missing" in out.split("verdict:")[0]  # the table shows the verdict too
+    code, out, _ = run_cli(capsys, "compare", "two.json", "one.json", "--allow-missing")
+    assert code == 0
+    assert "verdict: passed" in out
