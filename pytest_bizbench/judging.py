@@ -27,6 +27,8 @@ from pytest_bizbench.registry import Registry, scoring_config_of
 from pytest_bizbench.report import RunResult, build_report
 from pytest_bizbench.report.json_report import write_report_or_say
 from pytest_bizbench.report.markdown import append_step_summary
+from pytest_bizbench.report.reader import report_documents
+from pytest_bizbench.report.stream import Documents
 from pytest_bizbench.runstate import RunState
 from pytest_bizbench.settings import BaselineOptions
 
@@ -60,7 +62,13 @@ def conclude(
         [] if settings.shard else evaluate_thresholds(settings.thresholds, metrics, registered)
     )
     comparisons = (
-        compare_run(documents, metrics, registry, baseline, settings.baseline)
+        compare_run(
+            documents,
+            metrics,
+            registry,
+            _selected(baseline, documents, registry) if completeness.filtered else baseline,
+            settings.baseline,
+        )
         if baseline is not None
         else Comparisons()
     )
@@ -92,6 +100,30 @@ def conclude(
         paired=paired,
         runs={name: runs.summaries() for name in agent if runs.by_model},
     )
+
+
+def _selected(
+    baseline: Mapping[str, Any],
+    documents: Mapping[tuple[str, str], list[ReportDocument]],
+    registry: Registry,
+) -> dict[str, Any]:
+    """The baseline over the cases a filtered run selected, its metrics computed again
+    from those cases: `-k one_case` against the whole suite's headline would read as
+    a regression (or a gain) where nothing changed."""
+    recorded = report_documents(baseline)
+    subset: dict[tuple[str, str], list[ReportDocument]] = {}
+    for key, docs in documents.items():
+        cases = {(d.payload.case, d.payload.id) for d in docs}
+        subset[key] = [d for d in recorded.get(key, ()) if (d.payload.case, d.payload.id) in cases]
+    metrics, _ = metrics_by_benchmark(subset, registry)
+    benchmarks = {name: {**entry, "models": {}} for name, entry in baseline["benchmarks"].items()}
+    for (name, model), docs in subset.items():
+        if name in benchmarks and model in baseline["benchmarks"][name]["models"]:
+            benchmarks[name]["models"][model] = {
+                "metrics": metrics.get((name, model), {}),
+                "documents": Documents(docs),
+            }
+    return {**baseline, "benchmarks": benchmarks}
 
 
 def _cluster_problem(

@@ -583,3 +583,14 @@ def test_a_cluster_field_no_case_has_fails_the_gate(suite: Suite) -> None:
     ]
     build(suite, FOUR, ini="bizbench_cluster_by = country\n")
     assert suite.pytester.runpytest_subprocess().ret == 0
+
+
+def test_a_filtered_run_is_compared_with_the_baseline_of_its_own_cases(suite: Suite) -> None:
+    """`-k c3` scores c3 as the baseline did (0.5); the whole baseline's accuracy is
+    0.75, so comparing with it would call an unchanged case a regression."""
+    save(suite)
+    result = suite.pytester.runpytest_subprocess("-k", "c3", "--bizbench-baseline", "base.json")
+    assert result.ret == 0, result.stdout.str()
+    c = comparison(suite)
+    assert (c["verdict"], c["baseline_accuracy"], c["candidate_accuracy"]) == ("neutral", 0.5, 0.5)
+    assert c["delta"] == 0.0
