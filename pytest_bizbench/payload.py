@@ -33,6 +33,9 @@ MODEL_KEY = "bizbench_model"
 OWN_PROPERTIES = (SCORE_KEY, BENCHMARK_KEY, MODEL_KEY)
 MAX_TEXT = 500  # characters of one string kept in report details
 MAX_ITEMS = 200  # entries of one list or object kept in report details
+# a list of plain numbers is kept whole up to this length: a series (a trajectory's
+# cumulative best, one value per iteration) is small per item and useless cut short
+MAX_NUMBERS = 100_000
 SMALL_JSON = 8000  # characters of plain JSON that pass as they are
 MAX_DEPTH = 12
 
@@ -127,6 +130,8 @@ def jsonable(
     if isinstance(value, (set, frozenset)):
         value = sorted(value, key=repr)
     if isinstance(value, (list, tuple)):
+        if limit is not None and len(value) <= MAX_NUMBERS and _plain_numbers(value):
+            limit = None
         out_list = [inner(v, depth + 1) for v in value[:limit]]
         if limit is not None and len(value) > limit:
             out_list.append(f"… {len(value) - limit} more items")
@@ -141,6 +146,10 @@ def jsonable(
 
 
 JSON_NOTE_KEY = "json_note"
+
+
+def _plain_numbers(values: list[Any] | tuple[Any, ...]) -> bool:
+    return all(type(v) is float or type(v) is int for v in values)
 
 
 def bounded_json(value: dict[str, Any]) -> str:

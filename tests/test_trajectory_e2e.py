@@ -296,6 +296,19 @@ def test_views_show_the_metrics_table_and_the_chart(suite: Suite) -> None:
     assert "<b>&x" not in page
 
 
+def test_a_long_trajectory_keeps_every_value_and_its_chart(suite: Suite) -> None:
+    """A series of plain numbers is not cut at the details' list bound: 1,000
+    iterations, 1,000 cumulative-best values and a chart of them. Scores 1000, 999,
+    ..., 1: each iteration beats the last, so the cumulative best is the score."""
+    suite.write("runs/long.trajectory.jsonl", "".join(rec(1000 - i) for i in range(1000)))
+    suite.pytester.runpytest("-p", "no:cacheprovider")
+    details = suite.documents(BENCH, "loop")["long"]["details"]
+    assert details["cumulative_best"] == [float(1000 - i) for i in range(1000)]
+    page = render_html(suite.report(), recorded_registry(suite.report()))
+    start = page.index('aria-label="cumulative best per trajectory"')
+    assert page[start : page.index("</svg>", start)].count("<polyline") == 1
+
+
 def test_the_report_is_the_same_serially_and_under_xdist(suite: Suite) -> None:
     suite.write("a/sweep.trajectory.jsonl", SWEEP)
     suite.write("a/stuck.trajectory.jsonl", STUCK)
