@@ -25,7 +25,7 @@ from pytest_bizbench.aggregate import (
 )
 from pytest_bizbench.benchmarks.field_accuracy import FieldAccuracy
 from pytest_bizbench.items import CaseItem, pack
-from pytest_bizbench.payload import SCORED, DocumentPayload, read_payload
+from pytest_bizbench.payload import MAX_ITEMS, SCORED, DocumentPayload, bounded_json, read_payload
 from pytest_bizbench.predictions import PredictionSource
 from pytest_bizbench.sdk import (
     BenchmarkPlugin,
@@ -316,3 +316,16 @@ def test_only_a_payload_of_ours_is_read_from_our_report_attribute() -> None:
     ]
     assert [read_payload(value) for value in foreign] == [None] * len(foreign)
     assert read_payload(ours.travelling(as_text=True)) == ours.to_property()
+
+
+def test_details_keep_a_series_of_numbers_whole_and_cut_other_long_lists() -> None:
+    """A list of plain numbers (a series) is small per item and useless cut short;
+    other lists keep MAX_ITEMS entries and say how many more there were."""
+    series = [float(i) for i in range(300)]
+    words = [f"w{i}" for i in range(300)]
+    mixed = [*range(299), True]  # a bool is not a plain number
+    filler = "x" * 9000  # past the size under which plain JSON passes as it is
+    kept = json.loads(bounded_json({"s": series, "w": words, "m": mixed, "f": filler}))
+    assert kept["s"] == series
+    assert kept["w"] == [*words[:MAX_ITEMS], f"… {300 - MAX_ITEMS} more items"]
+    assert kept["m"][-1] == f"… {300 - MAX_ITEMS} more items"
