@@ -44,11 +44,22 @@ def _read_document(path: Path, max_bytes: int) -> Any:
         raise PredictionError(f"prediction file {where}: {exc.message}") from None
 
 
+class RowPrediction(dict[str, Any]):
+    """A JSONL row's prediction: the row without its id, which remembers every key
+    of the row, so a message about the prediction's shape names what the row holds."""
+
+    __slots__ = ("row_keys",)
+
+    def __init__(self, row: Mapping[str, Any]) -> None:
+        super().__init__((k, v) for k, v in row.items() if k not in _ID_KEYS)
+        self.row_keys = tuple(row)
+
+
 def _row_prediction(row: Mapping[str, Any]) -> Any:
     """A JSONL row's prediction: the row without its id (FinanceBench: the answer)."""
     if _is_financebench(row):
         return {"answer": row["model_answer"]}
-    return {k: v for k, v in row.items() if k not in _ID_KEYS}
+    return RowPrediction(row)
 
 
 def _is_financebench(row: Mapping[str, Any]) -> bool:

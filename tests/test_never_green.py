@@ -192,8 +192,8 @@ def test_inline_predictions_or_a_nested_predict_hook_are_something_to_score(
 
 WRONG = (
     "prediction for inv-00{n} has none of the expected fields (vendor, total, ...); "
-    'it has fields; did you mean "extracted_fields"? (model default)'
-)  # a JSONL row's prediction is the row without its id
+    'it has fields, id; did you mean "extracted_fields"? (model default)'
+)  # the row's keys, its id included
 GT = {"vendor": "Acme", "total": 1.0, "invoice_date": "2024-03-05"}
 
 

@@ -165,9 +165,11 @@ def _foreign_fields(case: GroundTruthCase, fields: dict[str, Any]) -> str:
     expected = case.ground_truth.keys()
     nested = any(isinstance(v, dict) and expected & v.keys() for v in fields.values())
     hint = '; did you mean "extracted_fields"?' if nested else ""
+    # a JSONL row's prediction names the whole row's keys, its id included
+    held = getattr(fields, "row_keys", fields)
     return (
         f"prediction for {case.id} has none of the expected fields "
-        f"({_names(map(str, expected))}); it has {_names(sorted(map(str, fields)))}{hint}"
+        f"({_names(map(str, expected))}); it has {_names(sorted(map(str, held)))}{hint}"
     )
 
 
