@@ -6,6 +6,7 @@ metric, groups and a threshold of their own instead of being one field among ten
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any, ClassVar
 
 import pytest
@@ -63,3 +64,17 @@ def _detail(ok: bool, expected: object, actual: object) -> dict[str, Any]:
 
 def pytest_bizbench_add_benchmarks(config: pytest.Config) -> list[type[BenchmarkPlugin]]:
     return [InvoiceTotals]
+
+
+KNOWN_FAILURES = Path(__file__).with_name("known-failures.txt")
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """The cases a model is known to fail, as expected failures: the pass marks stay
+    what they are, the run stays green, and a case that starts to pass says so."""
+    lines = KNOWN_FAILURES.read_text(encoding="utf-8").splitlines()
+    known = {line.strip() for line in lines if line.strip() and not line.startswith("#")}
+    reason = f"known failure (listed in {KNOWN_FAILURES.name})"
+    for item in items:
+        if item.nodeid in known:
+            item.add_marker(pytest.mark.xfail(reason=reason, strict=True))
