@@ -170,11 +170,12 @@ def finish(
     saved = save_baseline(report, result.completeness, options)
     if saved is not None and not saved[0]:
         reasons.append(saved[1])
+    report = _with_reasons(report, reasons)
     try:
-        append_step_summary(_with_reasons(report, reasons), registry)
+        append_step_summary(report, registry)
     except OSError as exc:
         reasons.append(f"cannot append step summary: {exc}")
-    report = _with_reasons(report, reasons)
+        report = _with_reasons(report, reasons)
     report_error = write_report_or_say(report, report_path)
     if report_error is not None:
         reasons.append(report_error)

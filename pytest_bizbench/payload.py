@@ -130,8 +130,8 @@ def jsonable(
     if isinstance(value, (set, frozenset)):
         value = sorted(value, key=repr)
     if isinstance(value, (list, tuple)):
-        if limit is not None and len(value) <= MAX_NUMBERS and _plain_numbers(value):
-            limit = None
+        if limit is not None and limit < len(value) <= MAX_NUMBERS and _plain_numbers(value):
+            limit = None  # scanned only for a list the bound would cut
         out_list = [inner(v, depth + 1) for v in value[:limit]]
         if limit is not None and len(value) > limit:
             out_list.append(f"… {len(value) - limit} more items")

@@ -297,7 +297,8 @@ class LLMClient:
         return result
 
     def _read(self, path: str, text: str, start: float) -> tuple[int, httpx.Headers, str]:
-        """One request, its body read up to the call's deadline."""
+        """One request, its body read up to the call's deadline: a call given up by
+        `_exchange` stops reading then too, and frees its connection for the next."""
         deadline = start + self._options.timeout
         headers = {"Content-Type": "application/json"}
         with self._http.stream("POST", path, content=text, headers=headers) as response:
