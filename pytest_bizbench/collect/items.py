@@ -7,20 +7,32 @@ other case still runs.
 
 from __future__ import annotations
 
+import dataclasses
+import os
 import pickle
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+import _pytest
+import pluggy
 import pytest
-from _pytest._code.code import ExceptionInfo, TerminalRepr
+from _pytest._code.code import (
+    ExceptionChainRepr,
+    ExceptionInfo,
+    ExceptionRepr,
+    ReprExceptionInfo,
+    TerminalRepr,
+    Traceback,
+)
 
+import pytest_bizbench
 from pytest_bizbench.cases.kinds import Case, CaseKind, case_models
 from pytest_bizbench.cases.model import CaseError
-from pytest_bizbench.io.escape import terminal_text
+from pytest_bizbench.io.escape import terminal_block, terminal_text
 from pytest_bizbench.predict.cache import PredictionCache
-from pytest_bizbench.run.evaluate import SampleRule, evaluate, unholdable
+from pytest_bizbench.run.evaluate import Evaluation, SampleRule, evaluate, unholdable
 from pytest_bizbench.run.failure import (
     BenchmarkCrash,
     CaseFailure,
@@ -207,6 +219,12 @@ def _error_name(error: CaseError) -> str:
     return f"{terminal_text(error.case_id)}[invalid]"
 
 
+#: Where the frames a failure's traceback hides live: this plugin, pluggy, pytest.
+_PLUMBING = tuple(
+    os.path.dirname(os.path.abspath(module.__file__ or "")) + os.sep
+    for module in (pytest_bizbench, pluggy, _pytest)
+)
+
 #: The payload an item published, as its report carries it, until that report takes it.
 PENDING_PAYLOAD = pytest.StashKey[dict[str, Any] | str]()
 
@@ -238,9 +256,67 @@ class BizbenchItem(pytest.Item):
     def repr_failure(
         self, excinfo: ExceptionInfo[BaseException], style: Any = None
     ) -> str | TerminalRepr:
-        if isinstance(excinfo.value, CaseFailure):
-            return excinfo.value.render()
-        return super().repr_failure(excinfo, style=style)
+        """Our failure's message; when the user's code raised, the user's traceback
+        too (`--tb` honoured), our message its crash line and a section under it."""
+        failure = excinfo.value
+        if not isinstance(failure, CaseFailure):
+            return super().repr_failure(excinfo, style=style)
+        cause = failure.__cause__
+        if cause is None:
+            return failure.render()
+        if style is None:  # as pytest's Function does: --tb native and line too
+            style = self.config.getoption("tbstyle", "auto")
+        user = ExceptionInfo.from_exception(cause)
+        if not self.config.getoption("fulltrace", False):
+            user.traceback = self._traceback_filter(user)  # --tb=native reads no filter
+        return _headed(super().repr_failure(user, style=style), failure.render())
+
+    def _traceback_filter(self, excinfo: ExceptionInfo[BaseException]) -> Traceback:
+        """The user's frames: the plugin's, pluggy's and pytest's are hidden, as pytest
+        hides its own (all shown with --full-trace; all kept when no other is left)."""
+        traceback = excinfo.traceback
+        user = traceback.filter(lambda entry: not str(entry.path).startswith(_PLUMBING))
+        return (user or traceback).filter(excinfo)
+
+
+def _headed(shown: str | TerminalRepr, headline: str) -> str | TerminalRepr:
+    """The user's traceback with our one-line message as its crash line (the short
+    summary's) and as a `bizbench` section under it."""
+    if isinstance(shown, ExceptionChainRepr):  # xdist sends the chain, which names the crash
+        *causes, (traceback, crash, about) = shown.chain
+        sections = shown.sections
+        crash = None if crash is None else dataclasses.replace(crash, message=headline)
+        shown = ExceptionChainRepr([*causes, (traceback, crash, about)])
+        shown.sections.extend(sections)
+    elif isinstance(shown, ReprExceptionInfo) and shown.reprcrash is not None:  # native
+        shown.reprcrash = dataclasses.replace(shown.reprcrash, message=headline)
+    if isinstance(shown, ExceptionRepr):
+        shown.addsection("bizbench", headline)
+    escaped: str | TerminalRepr = _escaped(shown)
+    return escaped
+
+
+def _escaped(node: Any) -> Any:
+    """A traceback's parts with every text escaped for a terminal, in place: the
+    user's message and locals are data (an ANSI escape must not rewrite the screen,
+    and execnet refuses a lone surrogate a worker would send)."""
+    if isinstance(node, str):
+        return terminal_block(node)
+    if isinstance(node, (list, tuple)):
+        return type(node)(_escaped(part) for part in node)
+    if dataclasses.is_dataclass(node) and not isinstance(node, type):
+        for field in dataclasses.fields(node):
+            setattr(node, field.name, _escaped(getattr(node, field.name)))
+    return node
+
+
+def from_user(failure: CaseFailure, raised: BaseException | None) -> CaseFailure:
+    """Our failure, caused by the user's exception and carrying its frames: pytest
+    shows them (`repr_failure`) and `--pdb` stops in the innermost, the user's."""
+    if raised is None:
+        return failure
+    failure.__cause__ = raised
+    return failure.with_traceback(raised.__traceback__)
 
 
 class ErrorItem(BizbenchItem):
@@ -308,7 +384,7 @@ class CaseItem(BizbenchItem):
         """A case set by hand (a conftest's) is kept as it is."""
         self._case, self.case_line, self.case_min_score = case, case.line, case.min_score
 
-    def evaluate(self) -> DocumentPayload:
+    def evaluate(self) -> Evaluation:
         """Predict and score: in `runtest`, so --collect-only, --setup-only and
         --setup-plan call no model. The predict hook is asked through the item's
         own hook proxy, so a conftest answers for its own directory only."""
@@ -327,7 +403,7 @@ class CaseItem(BizbenchItem):
             predict, cache_dir = llm.answer, None
         kind = self.parent.kind if isinstance(self.parent, CaseFile) else None
         assert kind is not None, "case items live in case files"
-        payload = evaluate(
+        evaluation = evaluate(
             kind,
             self.case,
             self.benchmark,
@@ -342,7 +418,7 @@ class CaseItem(BizbenchItem):
         )
         if llm is not None:
             llm.stop_if_refused(self.session)
-        return payload
+        return evaluation
 
     def pass_mark(self) -> tuple[float, str]:
         if self.case_min_score is not None:
@@ -353,16 +429,17 @@ class CaseItem(BizbenchItem):
         return self.benchmark.min_score, f"{self.benchmark.name} min_score"
 
     def runtest(self) -> None:
-        payload = self.evaluate()
+        evaluation = self.evaluate()
+        payload = evaluation.payload
         try:
             self.publish(payload)
         except NotJSON as exc:
             payload = unholdable(payload, self.benchmark, exc)
             self.publish(payload)
         if payload.status == ERROR:
-            raise BenchmarkCrash(payload.message)
+            raise from_user(BenchmarkCrash(payload.message), evaluation.raised)
         if payload.status == MISSING:
-            raise MissingPrediction(payload.message)
+            raise from_user(MissingPrediction(payload.message), evaluation.raised)
         if payload.status == SKIPPED:  # in the call phase, so the item counts as run
             raise pytest.skip.Exception(payload.message, _use_item_location=True)
         mark, source = self.pass_mark()

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from pytest_bizbench.cases.kinds import Case, CaseKind
@@ -36,6 +36,9 @@ class Prediction:
     latency_ms: float | None = None
     error: str | None = None
     usage: dict[str, int] | None = None
+    #: the predict hook's exception behind `error`, for pytest to show its traceback;
+    #: it stays in this process (only `error`, its text, reaches the report)
+    raised: BaseException | None = field(default=None, compare=False)
 
 
 def _runs(raw: Any) -> list[Any]:
@@ -96,7 +99,7 @@ def predict(
         raw = hook(case, model)
     except Exception as exc:
         latency = (time.perf_counter() - start) * 1000.0
-        return Prediction(True, (), latency, f"{type(exc).__name__}: {exc}")
+        return Prediction(True, (), latency, f"{type(exc).__name__}: {exc}", raised=exc)
     latency = (time.perf_counter() - start) * 1000.0
     usage = None
     if isinstance(raw, TimedPrediction):

@@ -49,6 +49,16 @@ class SampleRule:
         return float(scored.score) >= self.pass_mark and not unscored_fields(scored.details)
 
 
+@dataclass(frozen=True, slots=True)
+class Evaluation:
+    """An item's payload, and the exception the user's code (a benchmark's `score()`,
+    the predict hook) raised for it: kept in this process so pytest can show the
+    user's traceback; only the payload travels."""
+
+    payload: DocumentPayload
+    raised: BaseException | None = None
+
+
 def _group_key(document: ExtendedDocument, name: str | None) -> str | None:
     """The value of field `name` as a group or cluster key; None without a field."""
     if name is None:
@@ -72,26 +82,32 @@ def evaluate(
     cache: PredictionCache | None = None,
     samples: SampleRule | None = None,
     cluster_by: str | None = None,
-) -> DocumentPayload:
-    """The payload of one item; never raises for a bad prediction or benchmark."""
+) -> Evaluation:
+    """The payload of one item, and what the user's code raised; never raises for a
+    bad prediction or benchmark."""
 
     key = kind.prediction_key(case)
 
-    def payload(status: str, score: float | None, **extra: Any) -> DocumentPayload:
-        return DocumentPayload(
-            status=status,
-            benchmark=benchmark.name,
-            model=model,
-            id=case.id,
-            case=source,
-            case_hash=case.case_hash,
-            score=score,
-            labels=case.labels,
-            metadata=case.metadata,
-            filename=case.filename,
-            line=case.line,
-            prediction_key=None if key == case.id else key,
-            **extra,
+    def payload(
+        status: str, score: float | None, *, raised: BaseException | None = None, **extra: Any
+    ) -> Evaluation:
+        return Evaluation(
+            DocumentPayload(
+                status=status,
+                benchmark=benchmark.name,
+                model=model,
+                id=case.id,
+                case=source,
+                case_hash=case.case_hash,
+                score=score,
+                labels=case.labels,
+                metadata=case.metadata,
+                filename=case.filename,
+                line=case.line,
+                prediction_key=None if key == case.id else key,
+                **extra,
+            ),
+            raised,
         )
 
     try:
@@ -101,7 +117,7 @@ def evaluate(
         return payload(ERROR, None, details={WRONG_SHAPE: True}, message=message)
     except (PredictionError, PredictionShapeError) as exc:
         return payload(ERROR, None, message=f"{exc} (model {model})")
-    latency = {"latency_ms": prediction.latency_ms}
+    latency: dict[str, Any] = {"latency_ms": prediction.latency_ms}
     missing: dict[str, Any] = {}
     if prediction.error is not None or not prediction.found:
         try:
@@ -112,6 +128,7 @@ def evaluate(
         return payload(
             MISSING,
             0.0,
+            raised=prediction.raised,
             details={**missing, "error": prediction.error},
             message=f"prediction hook failed for {case.id} (model {model}): {prediction.error}",
             **latency,
@@ -128,7 +145,7 @@ def evaluate(
         raise
     except BaseException as exc:  # SystemExit too: it costs this case only
         message = f"benchmark {benchmark.name!r} raised {failure(benchmark, 'score', exc)}"
-        return payload(ERROR, None, message=message, **latency)
+        return payload(ERROR, None, raised=exc, message=message, **latency)
     try:
         score, details, shown = _combine(
             [check_scored(benchmark, r) for r in results], samples or SampleRule()
