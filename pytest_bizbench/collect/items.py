@@ -13,7 +13,7 @@ import pickle
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import _pytest
 import pluggy
@@ -52,6 +52,9 @@ from pytest_bizbench.run.payload import (
 from pytest_bizbench.run.state import is_worker, run_state
 from pytest_bizbench.scoring.passk import flaky_message
 from pytest_bizbench.sdk import BenchmarkPlugin
+
+if TYPE_CHECKING:
+    from typing_extensions import Self
 
 
 class CaseFile(pytest.File):
@@ -231,6 +234,14 @@ PENDING_PAYLOAD = pytest.StashKey[dict[str, Any] | str]()
 
 class BizbenchItem(pytest.Item):
     """Common ground of case and error items: the payload travels on the test report."""
+
+    @classmethod
+    def from_parent(cls, parent: pytest.Collector, **kw: Any) -> Self:
+        """The item, its node id read from its text as pytest reads the ids its cache
+        keeps: `id[benchmark]` is a name and its params, as a parametrised test's,
+        so --lf, --ff and --sw find the item again (a child name keeps the brackets
+        in the name, and matches no stored id)."""
+        return super().from_parent(parent, nodeid=f"{parent.nodeid}::{kw['name']}", **kw)
 
     def publish(self, payload: DocumentPayload) -> None:
         """Hand the payload to the report of the phase that decides the outcome.
