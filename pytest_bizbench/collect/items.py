@@ -409,7 +409,8 @@ class CaseItem(BizbenchItem):
 
         cache_dir = state.settings.prediction_cache
         llm = state.llm
-        if llm is not None and llm.serves(self.model):
+        served = llm is not None and llm.serves(self.model)
+        if llm is not None and served:
             # an llm: model answers through the endpoint, whose client caches replies
             predict, cache_dir = llm.answer, None
         kind = self.parent.kind if isinstance(self.parent, CaseFile) else None
@@ -429,6 +430,10 @@ class CaseItem(BizbenchItem):
         )
         if llm is not None:
             llm.stop_if_refused(self.session)
+        if served and evaluation.payload.status == MISSING:
+            # the built-in endpoint's failure is ours, not the user's code: its message
+            # says it all, without a traceback of our client
+            return Evaluation(evaluation.payload)
         return evaluation
 
     def pass_mark(self) -> tuple[float, str]:
