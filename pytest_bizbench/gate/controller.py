@@ -62,6 +62,7 @@ class Controller:
         self.report_error: str | None = None
         self.baseline: dict[str, Any] | None = None
         self.saved_baseline: tuple[bool, str] | None = None
+        self.gate_logged = False  # as the test bizbench::gate, its reasons its failure
 
     @property
     def aggregator(self) -> Aggregator:
@@ -275,6 +276,7 @@ class Controller:
             self.report_path = path
         if completeness.collected:
             report_gate(session, end.result.reasons)
+            self.gate_logged = True
         if not end.passed and session.exitstatus == pytest.ExitCode.OK:
             session.exitstatus = pytest.ExitCode.TESTS_FAILED
 
@@ -292,8 +294,16 @@ class Controller:
             from pytest_bizbench.report.terminal import write_summary
 
             registry = self.config.stash[RUN_STATE].registry
+            # pytest lists the failed gate's reasons among its failures, unless --tb
+            # shows none of them (no) or only a first line (line)
+            listed = self.config.option.tbstyle not in ("no", "line")
             write_summary(
-                terminalreporter, self.report, registry, self.report_path, self.report_error
+                terminalreporter,
+                self.report,
+                registry,
+                self.report_path,
+                self.report_error,
+                reasons_above=self.gate_logged and listed,
             )
         if self.saved_baseline is not None:
             saved, message = self.saved_baseline
