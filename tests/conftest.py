@@ -26,6 +26,13 @@ with contextlib.suppress(ImportError):
 collect_ignore = ["data"]
 
 
+@pytest.fixture(autouse=True)
+def wide_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Runs made by a test see a wide terminal: a test of what the bizbench section
+    says reads whole lines; the tests of its width set their own."""
+    monkeypatch.setenv("COLUMNS", "240")
+
+
 @pytest.fixture
 def suite(pytester: pytest.Pytester) -> Suite:
     return Suite(pytester)

@@ -146,10 +146,11 @@ def test_regression_fails_the_gate_with_worst_cases_unless_allowed(suite: Suite)
     ]
     result.stdout.fnmatch_lines(
         [
-            "bizbench gate: FAILED",
-            "  regression: direct (model default): accuracy 0.7500 -> 0.5000 (delta -0.2500);"
+            # the reasons under `gate` among the failures, once
+            "regression: direct (model default): accuracy 0.7500 -> 0.5000 (delta -0.2500);"
             " paired mean delta -0.2500, 95% CI [[]-*, +0.0000[]] over 4 cases, p (Holm) 1;"
             " accept it with --bizbench-allow-regression or re-baseline",
+            "bizbench gate: FAILED (* under 'gate' above)",
             "*",
             "compared with the baseline:",  # the short view keeps the rows that moved
             "benchmark*verdict*",
@@ -206,7 +207,7 @@ def test_changed_benchmark_makes_the_baseline_stale(
     assert what in c["message"]
     result.stdout.fnmatch_lines(
         [
-            f"  stale baseline: direct (model default): benchmark 'direct' changed since the "
+            f"stale baseline: direct (model default): benchmark 'direct' changed since the "
             f"baseline ({glob_escape(what)}*), so its scores are not comparable; re-baseline: run "
             "the whole suite with --bizbench-save-baseline PATH, review the diff of PATH and "
             "commit it",

@@ -251,7 +251,6 @@ def test_thresholds_gate_exit_code(suite: Suite) -> None:
     assert result.ret == 1
     result.stdout.fnmatch_lines(
         [
-            "bizbench gate: FAILED",
             "*threshold not met: field-accuracy:default:accuracy = 0.5556, needs >= 0.6",
         ]
     )
