@@ -117,18 +117,21 @@ def test_new_removed_and_changed_cases() -> None:
         ]
     )
     result = compare_sides(Direct(), base, cand, OPTIONS)
-    # only "kept" pairs: "edited" changed content, the ids of "same-id" live in other files
-    assert result["paired"]["n"] == 1
-    assert result["paired"]["mean_delta"] == -0.5
+    # "kept" pairs, and "same-id", by its id though its file moved; "edited" changed content
+    assert result["paired"]["n"] == 2
+    assert result["paired"]["mean_delta"] == -0.25
     assert result["stale_cases"] == [{"case": "a.ground-truth.jsonl", "id": "edited"}]
-    assert result["new_cases"] == [
-        {"case": "a.ground-truth.jsonl", "id": "fresh"},
-        {"case": "c.ground-truth.jsonl", "id": "same-id"},
-    ]
-    assert result["removed_cases"] == [
-        {"case": "a.ground-truth.jsonl", "id": "gone"},
-        {"case": "b.ground-truth.jsonl", "id": "same-id"},
-    ]
+    assert result["new_cases"] == [{"case": "a.ground-truth.jsonl", "id": "fresh"}]
+    assert result["removed_cases"] == [{"case": "a.ground-truth.jsonl", "id": "gone"}]
+
+
+def test_an_id_given_by_two_files_pairs_by_its_file() -> None:
+    base = side([doc("twin", 1.0, case="b.ground-truth.jsonl"), doc("twin", 0.5)])
+    cand = side([doc("twin", 0.0, case="c.ground-truth.jsonl"), doc("twin", 0.5)])
+    result = compare_sides(Direct(), base, cand, OPTIONS)
+    assert result["paired"]["n"] == 1  # a.…'s twin; the other moved, and is ambiguous
+    assert result["new_cases"] == [{"case": "c.ground-truth.jsonl", "id": "twin"}]
+    assert result["removed_cases"] == [{"case": "b.ground-truth.jsonl", "id": "twin"}]
 
 
 def test_error_documents_are_not_paired() -> None:

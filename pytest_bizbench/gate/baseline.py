@@ -8,6 +8,7 @@ the candidate from the run or from a second file), so a run with
 from __future__ import annotations
 
 import math
+from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -291,25 +292,27 @@ def measure_sides(
     result = dict(checked(benchmark, "compare", base.metrics, cand.metrics))
     if result.get("verdict") not in (IMPROVED, NEUTRAL, REGRESSED):
         raise ValueError(f"compare() returned verdict {result.get('verdict')!r}")
-    before = {(d["case"], d["id"]): d for d in base.documents}
-    after = {(d["case"], d["id"]): d for d in cand.documents}
-    common = sorted(set(before) & set(after))
+    before, after = by_identity(base.documents, cand.documents)
+    # in this run's (file, id) order: the statistics see the deltas in one order
+    common = sorted(set(before) & set(after), key=lambda k: _where(after[k]))
     changed = {k for k in common if before[k].get("case_hash") != after[k].get("case_hash")}
     measure = Measure.of(cand.config)
     pairs: list[Pair] = [
-        (k, before[k], after[k])
+        (_where(after[k]), before[k], after[k])
         for k in common
         if k not in changed and measure.both(before[k], after[k])
     ]
     deltas = [measure.delta(p) for p in pairs]
     stale = _stale_message(benchmark.name, base, cand)
+    if not common and stale is None:  # nothing to pair: the headlines compare no cases
+        result["verdict"], result["message"] = NEUTRAL, NOT_COMPARED
     result.update(
         _honest(pairs, deltas),
         paired={**paired_deltas(deltas).as_json(), "histogram": histogram(deltas)},
         worst=_worst(pairs, options.worst_cases, measure),
-        new_cases=_case_list(set(after) - set(before)),
-        removed_cases=_case_list(set(before) - set(after)),
-        stale_cases=_case_list(changed),
+        new_cases=_case_list(_where(after[k]) for k in set(after) - set(before)),
+        removed_cases=_case_list(_where(before[k]) for k in set(before) - set(after)),
+        stale_cases=_case_list(_where(after[k]) for k in changed),
         groups={
             "group": _group_deltas(pairs, lambda d: () if d.get("group") is None else [d["group"]]),
             "label": _group_deltas(pairs, lambda d: d.get("labels") or ()),
@@ -322,6 +325,34 @@ def measure_sides(
     if stale is not None:
         result["message"] = stale
     return result
+
+
+NOT_COMPARED = "not compared: no case of this run is in the baseline"
+
+#: a case's identity in a comparison: its id, with its file only where two files
+#: of one side give the same id
+Identity = tuple[str, str]
+
+
+def _where(doc: Mapping[str, Any]) -> CaseKey:
+    return str(doc["case"]), str(doc["id"])
+
+
+def by_identity(
+    before: Iterable[Mapping[str, Any]], after: Iterable[Mapping[str, Any]]
+) -> tuple[dict[Identity, Mapping[str, Any]], dict[Identity, Mapping[str, Any]]]:
+    """Both sides' documents keyed by case id, so a case file moved or renamed
+    since the baseline still pairs; by (file, id) where an id is not unique on a side."""
+    sides = [list(before), list(after)]
+    counts = [Counter(str(d["id"]) for d in docs) for docs in sides]
+    repeated = {case_id for count in counts for case_id, n in count.items() if n > 1}
+
+    def identity(doc: Mapping[str, Any]) -> Identity:
+        case_id = str(doc["id"])
+        return (str(doc["case"]) if case_id in repeated else "", case_id)
+
+    keyed = [{identity(d): d for d in docs} for docs in sides]
+    return keyed[0], keyed[1]
 
 
 def _ci_text(ci: Sequence[float] | None) -> str:
@@ -408,7 +439,7 @@ def compare_run(
     def pairs() -> Iterable[tuple[str, str, BenchmarkPlugin, Side, Side]]:
         for (name, model), docs in documents.items():
             benchmark = registry.get(name)
-            base = Side.from_report(baseline, name, model)
+            base = Side.from_report(baseline, name, options.baseline_model(model))
             if benchmark is None or base is None:
                 continue
             cand = Side(

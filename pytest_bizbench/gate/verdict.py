@@ -17,6 +17,7 @@ from pytest_bizbench.gate.aggregate import metrics_by_benchmark, paired_by_bench
 from pytest_bizbench.gate.baseline import (
     Comparisons,
     accepts_verdicts,
+    by_identity,
     compare_run,
     save_baseline,
 )
@@ -67,7 +68,9 @@ def conclude(
             documents,
             metrics,
             registry,
-            _selected(baseline, documents, registry) if completeness.filtered else baseline,
+            _selected(baseline, documents, registry, settings.baseline)
+            if completeness.filtered
+            else baseline,
             settings.baseline,
         )
         if baseline is not None
@@ -75,7 +78,8 @@ def conclude(
     )
     accept = settings.shard or accepts_verdicts(completeness, settings.baseline)
     verdicts = comparisons.reasons(settings.baseline, accept=accept)
-    missing = missing_from_run(baseline, documents.keys()) if baseline is not None else {}
+    scored = {(name, settings.baseline.baseline_model(model)) for name, model in documents}
+    missing = missing_from_run(baseline, scored) if baseline is not None else {}
     coverage = coverage_reasons(
         missing, judged=not (accept or completeness.filtered or settings.allow_missing)
     )
@@ -107,15 +111,23 @@ def _selected(
     baseline: Mapping[str, Any],
     documents: Mapping[tuple[str, str], list[ReportDocument]],
     registry: Registry,
+    options: BaselineOptions,
 ) -> dict[str, Any]:
     """The baseline over the cases a filtered run selected, its metrics computed again
     from those cases: `-k one_case` against the whole suite's headline would read as
-    a regression (or a gain) where nothing changed."""
+    a regression (or a gain) where nothing changed. Its cases are found as the
+    comparison pairs them (`by_identity`), under the baseline's name of each model."""
     recorded = report_documents(baseline)
     subset: dict[tuple[str, str], list[ReportDocument]] = {}
-    for key, docs in documents.items():
-        cases = {(d.payload.case, d.payload.id) for d in docs}
-        subset[key] = [d for d in recorded.get(key, ()) if (d.payload.case, d.payload.id) in cases]
+    for (name, model), docs in documents.items():
+        key = (name, options.baseline_model(model))
+        kept = recorded.get(key, ())
+        before, after = by_identity(
+            ({"case": d.payload.case, "id": d.payload.id, "at": i} for i, d in enumerate(kept)),
+            ({"case": d.payload.case, "id": d.payload.id} for d in docs),
+        )
+        chosen = sorted(int(before[k]["at"]) for k in set(before) & set(after))
+        subset[key] = [kept[i] for i in chosen]
     metrics, _ = metrics_by_benchmark(subset, registry)
     benchmarks = {name: {**entry, "models": {}} for name, entry in baseline["benchmarks"].items()}
     for (name, model), docs in subset.items():

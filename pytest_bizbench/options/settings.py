@@ -63,6 +63,12 @@ class BaselineOptions:
     allow_stale: bool = False
     require_significance: bool = False
     worst_cases: int = 10
+    #: (model of this run, model of the baseline) pairs: a renamed model's baseline
+    models: tuple[tuple[str, str], ...] = ()
+
+    def baseline_model(self, model: str) -> str:
+        """The baseline's name for this run's `model`."""
+        return dict(self.models).get(model, model)
 
 
 @dataclass(frozen=True, slots=True)
@@ -359,6 +365,14 @@ def _add_baseline_options(group: pytest.OptionGroup, parser: pytest.Parser) -> N
         "sign-flip p of the paired deltas, Holm-adjusted over the run, below 0.05.",
     )
     group.addoption(
+        "--bizbench-baseline-model",
+        action="append",
+        default=[],
+        metavar="NEW=OLD",
+        help="compare this run's model NEW with the baseline's model OLD (repeatable; "
+        "ini bizbench_baseline_models).",
+    )
+    group.addoption(
         "--bizbench-allow-missing",
         action="store_true",
         default=False,
@@ -376,6 +390,9 @@ def _add_baseline_options(group: pytest.OptionGroup, parser: pytest.Parser) -> N
     )
     parser.addini(
         "bizbench_worst_cases", "worst-regressed cases listed per comparison.", default="10"
+    )
+    parser.addini(
+        "bizbench_baseline_models", "NEW=OLD lines, like --bizbench-baseline-model.", "linelist"
     )
     parser.addini(
         "bizbench_cluster_by",
@@ -545,7 +562,28 @@ def _baseline_options(config: pytest.Config) -> BaselineOptions:
             _flag(config, "bizbench_require_significance") if significance is None else True
         ),
         worst_cases=int(_number(config, "bizbench_worst_cases", 0, 10_000)),
+        models=_baseline_models(config),
     )
+
+
+def _baseline_models(config: pytest.Config) -> tuple[tuple[str, str], ...]:
+    """`NEW=OLD` lines (ini, then options): this run's model NEW is compared with the
+    baseline's OLD. A model mapped twice, or a line without both names, is a usage error."""
+    pairs: dict[str, str] = {}
+    for line in [
+        *config.getini("bizbench_baseline_models"),
+        *config.getoption("bizbench_baseline_model"),
+    ]:
+        new, equals, old = (part.strip() for part in str(line).partition("="))
+        if not (equals and new and old):
+            raise pytest.UsageError(f"--bizbench-baseline-model {line!r}: expected NEW=OLD")
+        if pairs.get(new, old) != old:
+            raise pytest.UsageError(
+                f"--bizbench-baseline-model: model {new!r} is mapped to both "
+                f"{pairs[new]!r} and {old!r}"
+            )
+        pairs[new] = old
+    return tuple(sorted(pairs.items()))
 
 
 def _check_report_is_not_the_baseline(report: Path, baseline: BaselineOptions) -> None:
