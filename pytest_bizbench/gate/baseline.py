@@ -324,7 +324,19 @@ def measure_sides(
     )
     if stale is not None:
         result["message"] = stale
+    flipped = _flipped(pairs, measure)
+    if flipped and result["verdict"] == REGRESSED:  # what a reader of a regression reads first
+        result["flipped"] = flipped[: options.worst_cases]
     return result
+
+
+def _flipped(pairs: Sequence[Pair], measure: Measure) -> list[dict[str, Any]]:
+    """The paired cases that passed in the baseline and fail now, in file and id order."""
+    return [
+        {"case": key[0], "id": key[1], "baseline": measure.value(b), "candidate": measure.value(c)}
+        for key, b, c in pairs
+        if b.get("outcome") == PASSED and c.get("outcome") != PASSED
+    ]
 
 
 NOT_COMPARED = "not compared: no case of this run is in the baseline"

@@ -22,6 +22,7 @@ from pytest_bizbench.gate.baseline import (
     save_baseline,
 )
 from pytest_bizbench.gate.coverage import coverage_reasons, missing_from_run
+from pytest_bizbench.gate.explain import explained
 from pytest_bizbench.gate.thresholds import Registered, evaluate_thresholds, gate_reasons
 from pytest_bizbench.options.settings import BaselineOptions
 from pytest_bizbench.report import RunResult, build_report
@@ -61,7 +62,9 @@ def conclude(
     )
     # a shard judges only its own completeness: the merge judges the rest
     thresholds = (
-        [] if settings.shard else evaluate_thresholds(settings.thresholds, metrics, registered)
+        []
+        if settings.shard
+        else explained(evaluate_thresholds(settings.thresholds, metrics, registered), documents)
     )
     comparisons = (
         compare_run(

@@ -10,6 +10,7 @@ HTML page adds charts, failure explanations and every document.
 
 from __future__ import annotations
 
+import heapq
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import IntEnum
@@ -30,6 +31,7 @@ from pytest_bizbench.report.tables import (
     paired_sections,
     pairs_table,
     summary_table,
+    threshold_cases_table,
     threshold_table,
     worst_table,
 )
@@ -159,6 +161,24 @@ def _comparison(report: Report) -> Section:
             changed = any(
                 int(b.get("count") or 0) for b in bins if tuple(b.get("range") or ()) != (0.0, 0.0)
             )
+            flipped = [f for f in c.get("flipped") or () if isinstance(f, Mapping)]
+            if flipped:
+                rows = [
+                    [
+                        str(f.get("id")),
+                        str(f.get("case")),
+                        fmt(f.get("baseline")),
+                        fmt(f.get("candidate")),
+                    ]
+                    for f in flipped
+                ]
+                blocks.append(
+                    _table(
+                        f"{name} ({model}): cases that flipped (passed, now failed)",
+                        (["id", "file", "baseline", "candidate"], rows),
+                        Detail.FULL,
+                    )
+                )
             lines = [honest_line(c)]
             if bins and not changed:
                 lines.append(f"all {paired.get('n', 0)} paired cases unchanged")
@@ -188,6 +208,14 @@ def _thresholds(report: Report) -> Section:
     if failed:
         blocks.append(_table("thresholds failed", (header, failed), high=Detail.SHORT))
     blocks.append(_table("thresholds", (header, rows), Detail.FULL))
+    for t in thresholds:
+        cases = None if t.get("passed") else threshold_cases_table(t)
+        if cases is not None:
+            title = (
+                f"{t.get('benchmark')}:{t.get('metric')} ({t.get('model')}) failed: "
+                "the cases that pull it down most"
+            )
+            blocks.append(_table(title, cases, Detail.FULL))
     return Section("thresholds", "thresholds", tuple(blocks))
 
 
@@ -241,6 +269,18 @@ def _failures(documents: Sequence[Mapping[str, Any]]) -> Table | None:
     return (header, rows) if rows else None
 
 
+def _worst_failed(documents: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
+    """The failed and errored documents with the lowest scores (errors first), at most
+    `SHORT_ROWS`, in id order within a score: one pass, never a row per document."""
+    failed = (d for d in documents if d.get("outcome") in ("failed", "error"))
+    return heapq.nsmallest(SHORT_ROWS, failed, key=_lowest_first)
+
+
+def _lowest_first(document: Mapping[str, Any]) -> tuple[float, str]:
+    score = document.get("score")
+    return (float(score) if is_number(score) else -1.0, str(document.get("id")))
+
+
 def _cumulative_best(documents: Sequence[Mapping[str, Any]]) -> list[tuple[str, list[float]]]:
     """(id, cumulative best per iteration) of each document that has them."""
     curves = []
@@ -287,6 +327,11 @@ def _detail(report: Report, registry: Registry, detail: Detail) -> Section:
             _table(t, table, Detail.FULL) for t, table in paired_sections(name, entry, registry)
         ]
         for model, data in models.items():
+            if detail == Detail.FULL:  # -v and markdown: the worst failures explained
+                worst = _failures(_worst_failed(data["documents"]))
+                if worst is not None:
+                    title = f"{name} ({model}): worst failed documents"
+                    blocks.append(_table(title, worst, Detail.FULL, high=Detail.FULL))
             if detail < Detail.PAGE:  # a row per document: built only for the page
                 continue
             curves = _cumulative_best(data["documents"])

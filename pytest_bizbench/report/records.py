@@ -186,16 +186,47 @@ class ReportDocument:
 
 
 @dataclass(frozen=True, slots=True)
+class ThresholdCase:
+    """A case that pulls a failed threshold's metric down (`gate.explain`): its
+    score, or for a per-field metric that field's score, expected and actual value
+    and rung, or for a refusal rate the refusal's class and the answer's text."""
+
+    case: str
+    id: str
+    score: float | None
+    field: str | None = None
+    expected: Any = None
+    actual: Any = None
+    rung: str | None = None
+    refusal_class: str | None = None
+
+    def as_json(self) -> dict[str, Any]:
+        shown = {
+            "case": self.case,
+            "id": self.id,
+            "score": self.score,
+            "field": self.field,
+            "expected": self.expected,
+            "actual": self.actual,
+            "rung": self.rung,
+            "refusal_class": self.refusal_class,
+        }
+        keep = ("case", "id", "score")
+        return {k: v for k, v in shown.items() if k in keep or v is not None}
+
+
+@dataclass(frozen=True, slots=True)
 class ThresholdResult:
     threshold: Threshold
     model: str
     actual: float | None
     passed: bool
     note: str = ""
+    cases: tuple[ThresholdCase, ...] = ()  # a failed one's worst cases, worst first
 
     def as_json(self) -> dict[str, Any]:
         t = self.threshold
-        return {
+        shown = {
             "benchmark": t.benchmark,
             "model": self.model,
             "metric": t.metric,
@@ -204,6 +235,9 @@ class ThresholdResult:
             "actual": self.actual,
             "passed": self.passed,
         }
+        if self.cases:
+            shown["cases"] = [c.as_json() for c in self.cases]
+        return shown
 
     def describe(self) -> str:
         t = self.threshold

@@ -145,7 +145,32 @@ def metrics_table(entry: Mapping[str, Any]) -> Table:
         ]
         for field in fields
     ]
+    rules = sorted(
+        {key for metrics in per_model.values() for key in metrics if key.startswith("rule_")}
+    )
+    rows += [[key, *(_slice(per_model[m].get(key)) for m in models)] for key in rules]
+    groups = sorted(
+        {str(g) for metrics in per_model.values() for g in _mapping(metrics.get("groups"))}
+    )
+    rows += [
+        [
+            f"groups.{group}",
+            *(_slice(_mapping(per_model[m].get("groups")).get(group)) for m in models),
+        ]
+        for group in groups
+    ]
     return ["metric", *models], rows
+
+
+def _mapping(value: Any) -> Mapping[str, Any]:
+    return value if isinstance(value, Mapping) else {}
+
+
+def _slice(value: Any) -> str:
+    """A MATCH_RULES rule's or a `group_by` group's accuracy and its count: `0.8222 (n 15)`."""
+    if not isinstance(value, Mapping):
+        return fmt(value)
+    return f"{fmt(value.get('accuracy'))} (n {value.get('count', '—')})"
 
 
 def paired_sections(
@@ -214,6 +239,44 @@ def threshold_table(thresholds: list[Mapping[str, Any]]) -> Table:
         for t in thresholds
     ]
     return header, rows
+
+
+def threshold_cases_table(threshold: Mapping[str, Any]) -> Table | None:
+    """The cases a failed threshold names (`gate.explain`): for a refusal rate each
+    refused answer's class and text; else each case's score, and for a per-field
+    metric the field's expected and actual values and rung."""
+    cases = [c for c in threshold.get("cases") or () if isinstance(c, Mapping)]
+    if not cases:
+        return None
+    if any("refusal_class" in c for c in cases):
+        header = ["id", "file", "class", "answer"]
+        rows = [
+            [
+                str(c.get("id")),
+                str(c.get("case")),
+                str(c.get("refusal_class")),
+                str(c.get("actual")),
+            ]
+            for c in cases
+        ]
+        return header, rows
+    if any("field" in c for c in cases):
+        header = ["id", "file", "field", "expected", "actual", "rung score"]
+        rows = [
+            [
+                str(c.get("id")),
+                str(c.get("case")),
+                str(c.get("field")),
+                repr(c.get("expected")),
+                repr(c.get("actual")),
+                f"{c.get('rung')} {fmt(c.get('score'))}",
+            ]
+            for c in cases
+        ]
+        return header, rows
+    return ["id", "file", "score"], [
+        [str(c.get("id")), str(c.get("case")), fmt(c.get("score"))] for c in cases
+    ]
 
 
 def flaky_table(report: Report) -> Table | None:
