@@ -264,6 +264,15 @@ def test_thresholds_gate_exit_code(suite: Suite) -> None:
             "value": 0.6,
             "actual": pytest.approx(5 / 9),
             "passed": False,
+            # the cases that pull it down most, lowest first
+            "cases": [
+                {"case": "cases/a.ground-truth.jsonl", "id": "inv-2", "score": 0.0},
+                {
+                    "case": "cases/a.ground-truth.jsonl",
+                    "id": "inv-3",
+                    "score": pytest.approx(2 / 3),
+                },
+            ],
         },
         {
             "benchmark": "field-accuracy",

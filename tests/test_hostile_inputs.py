@@ -451,7 +451,7 @@ def test_markdown_and_terminal_output_escape_ids_and_model_names(suite: Suite) -
         assert raw not in summary
     grouped = itertools.groupby(summary.splitlines(), key=lambda line: line.startswith("|"))
     tables = [list(lines) for is_table, lines in grouped if is_table]
-    assert len(tables) == 2  # the headline table, the metrics of the one model
+    assert len(tables) == 3  # the headline table, the metrics, the worst failed documents
     for table in tables:  # every row as many cells as its header
         assert {_unescaped_pipes(line) for line in table} == {_unescaped_pipes(table[0])}, table
     assert r"| m\|x&lt;img src onerror> |" in summary

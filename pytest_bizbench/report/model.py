@@ -261,7 +261,9 @@ def _failures(documents: Sequence[Mapping[str, Any]]) -> Table | None:
             continue
         details = d.get("details")
         details = details if isinstance(details, Mapping) else {}
-        explained = [*failing_fields(details), *(("", line) for line in failed_checks(details))]
+        # fields by name: a run's details keep the benchmark's order, a saved report's are sorted
+        fields = sorted(failing_fields(details))
+        explained = [*fields, *(("", line) for line in failed_checks(details))]
         first = [str(d.get("id")), str(d.get("outcome")), _message(d, details)]
         for i, (field, diff) in enumerate(explained or [("", "")]):
             rows.append([*(first if i == 0 else ["", "", ""]), field, diff])
@@ -276,9 +278,15 @@ def _worst_failed(documents: Sequence[Mapping[str, Any]]) -> list[Mapping[str, A
     return heapq.nsmallest(SHORT_ROWS, failed, key=_lowest_first)
 
 
-def _lowest_first(document: Mapping[str, Any]) -> tuple[float, str]:
+def _lowest_first(document: Mapping[str, Any]) -> tuple[float, str, str]:
+    """Lowest score first (an error, with none, before all), then id, then file: one
+    order whichever order the documents come in (a run's, a saved report's)."""
     score = document.get("score")
-    return (float(score) if is_number(score) else -1.0, str(document.get("id")))
+    return (
+        float(score) if is_number(score) else -1.0,
+        str(document.get("id")),
+        str(document.get("case")),
+    )
 
 
 def _cumulative_best(documents: Sequence[Mapping[str, Any]]) -> list[tuple[str, list[float]]]:
