@@ -288,7 +288,7 @@ def test_saving_refuses_a_filtered_or_incomplete_run(
     assert result.ret == ret
     result.stdout.fnmatch_lines(
         [
-            f"bizbench: refusing to save the baseline *base.json: {glob_escape(why)}*"
+            f"refusing to save the baseline *base.json: {glob_escape(why)}*"
             "--bizbench-force-baseline to save it anyway"
         ]
     )
@@ -331,7 +331,7 @@ def test_unwritable_baseline_path_is_a_clear_error(suite: Suite) -> None:
     suite.write("blocker", "a file, not a directory")
     result = suite.pytester.runpytest("--bizbench-save-baseline", "blocker/base.json")
     assert result.ret == 1
-    result.stdout.fnmatch_lines(["bizbench: cannot write baseline *blocker/base.json: *"])
+    result.stdout.fnmatch_lines(["cannot write baseline *blocker/base.json: *"])
     assert "INTERNALERROR" not in result.stdout.str()
     reasons = suite.report()["gate"]["reasons"]
     assert [r for r in reasons if r.startswith("cannot write baseline ")] == reasons[-1:]
@@ -566,7 +566,7 @@ def test_a_shard_refuses_to_become_the_baseline(suite: Suite) -> None:
     result = suite.pytester.runpytest("--bizbench-shard", "--bizbench-save-baseline", "s.json")
     assert result.ret == 1
     result.stdout.fnmatch_lines(
-        ["bizbench: refusing to save the baseline *s.json: it is one shard of a run*"]
+        ["refusing to save the baseline *s.json: it is one shard of a run*"]
     )
     assert not (suite.path / "s.json").exists()
 

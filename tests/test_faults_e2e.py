@@ -53,7 +53,7 @@ def test_a_killed_worker_leaves_an_error_and_no_baseline(suite: Suite) -> None:
     assert report["completeness"]["complete"] is False
     assert report["gate"]["passed"] is False
     result.stdout.fnmatch_lines(
-        ["bizbench: refusing to save the baseline *base.json: it is incomplete (1 error)*"]
+        ["refusing to save the baseline *base.json: it is incomplete (1 error)*"]
     )
     assert not (suite.path / "base.json").exists()
 

@@ -290,21 +290,24 @@ class Controller:
                 "(ini bizbench_case_patterns)",
                 yellow=True,
             )
+        # pytest lists the failed gate's reasons among its failures, unless --tb shows
+        # none of them (no) or only a first line (line); else the section lists them,
+        # but under -q
+        above = self.gate_logged and self.config.option.tbstyle not in ("no", "line")
+        said = self.report is not None and (above or terminalreporter.verbosity >= 0)
         if self.report is not None:
             from pytest_bizbench.report.terminal import write_summary
 
             registry = self.config.stash[RUN_STATE].registry
-            # pytest lists the failed gate's reasons among its failures, unless --tb
-            # shows none of them (no) or only a first line (line)
-            listed = self.config.option.tbstyle not in ("no", "line")
             write_summary(
                 terminalreporter,
                 self.report,
                 registry,
                 self.report_path,
                 self.report_error,
-                reasons_above=self.gate_logged and listed,
+                reasons_above=above,
             )
         if self.saved_baseline is not None:
             saved, message = self.saved_baseline
-            terminalreporter.write_line(f"bizbench: {message}", green=saved, red=not saved)
+            if saved or not said:  # a refusal is a gate reason: printed once
+                terminalreporter.write_line(f"bizbench: {message}", green=saved, red=not saved)
