@@ -8,7 +8,8 @@ Training rows, development data only:
   split of `benchmarks/qa_agreement.py` (XSTest's mistralguard answers, a quarter of
   Reuter's by id hash) and without the `partial` bucket;
 - the project's own document-QA non-answer corpus, its development parts only
-  (`tests/data/qa_refusal/dev*`, hand-written; the `heldout_*` parts stay unseen).
+  (`tests/data/qa_refusal/dev*`, hand-written; the `heldout_*` parts stay unseen),
+  each row read with its gold answer and without one.
 Only rows where the model is consulted are fitted (see `refusal._weigh`): a catalog
 refusal shaped like an attempt, or an opening that declines.
 Usage: python benchmarks/train_nonanswer.py DIR
@@ -32,6 +33,7 @@ DOC_DEV = sorted((ROOT / "tests" / "data" / "qa_refusal").glob("dev*"))
 OUT = ROOT / "pytest_bizbench" / "scoring" / "nonanswer_weights.json"
 L2 = 1.0
 ROUNDS = 25
+DOC_WEIGHT = 0.25
 
 
 def row_features(answer: str, question: str, gold: str) -> dict[str, float] | None:
@@ -47,7 +49,9 @@ def row_features(answer: str, question: str, gold: str) -> dict[str, float] | No
     return model.features(norm, head, decision.refusal_class, decision.refused)
 
 
-def training_rows(directory: Path) -> list[tuple[dict[str, float], int]]:
+def training_rows(directory: Path) -> list[tuple[dict[str, float], int, float]]:
+    """(features, label, weight) of each row; the document rows weigh `DOC_WEIGHT`, so
+    that the many short document refusals do not drown the chat answers."""
     rows = []
     for path in sorted(directory.glob("*.jsonl")):
         for line in path.read_text(encoding="utf-8").splitlines():
@@ -56,7 +60,7 @@ def training_rows(directory: Path) -> list[tuple[dict[str, float], int]]:
                 continue
             values = row_features(row["answer"], row["question"], "")
             if values is not None:
-                rows.append((values, int(row["bucket"] == NONANSWER)))
+                rows.append((values, int(row["bucket"] == NONANSWER), 1.0))
     for part in DOC_DEV:
         cases = {
             c.id: c for c in load_qa(part / "questions.jsonl", 50_000_000) if isinstance(c, QACase)
@@ -64,16 +68,18 @@ def training_rows(directory: Path) -> list[tuple[dict[str, float], int]]:
         for line in (part / "answers.jsonl").read_text(encoding="utf-8").splitlines():
             row = json.loads(line)
             case = cases[row["financebench_id"]]
-            values = row_features(row["model_answer"], case.question, case.answer)
-            if values is not None:
-                rows.append((values, int(row["label"] == REFUSAL)))
+            # with the gold, as qa-answer reads it, and without, as a chat answer
+            for gold in (case.answer, ""):
+                values = row_features(row["model_answer"], case.question, gold)
+                if values is not None:
+                    rows.append((values, int(row["label"] == REFUSAL), DOC_WEIGHT))
     return rows
 
 
 def solve(matrix: list[list[float]], vector: list[float]) -> list[float]:
     """Gaussian elimination with partial pivoting (the Hessian is positive definite)."""
     n = len(vector)
-    a = [row[:] + [vector[i]] for i, row in enumerate(matrix)]
+    a = [[*row, vector[i]] for i, row in enumerate(matrix)]
     for col in range(n):
         pivot = max(range(col, n), key=lambda r: abs(a[r][col]))
         a[col], a[pivot] = a[pivot], a[col]
@@ -87,11 +93,13 @@ def solve(matrix: list[list[float]], vector: list[float]) -> list[float]:
     return x
 
 
-def fit(rows: list[tuple[dict[str, float], int]]) -> dict[str, float]:
-    """L2-penalised logistic regression by Newton's method (the bias not penalised)."""
-    names = sorted({name for values, _ in rows for name in values})
-    xs = [[values.get(name, 0.0) for name in names] for values, _ in rows]
-    ys = [label for _, label in rows]
+def fit(rows: list[tuple[dict[str, float], int, float]]) -> dict[str, float]:
+    """Weighted, L2-penalised logistic regression by Newton's method (the bias not
+    penalised)."""
+    names = sorted({name for values, _, _ in rows for name in values})
+    xs = [[values.get(name, 0.0) for name in names] for values, _, _ in rows]
+    ys = [label for _, label, _ in rows]
+    sample = [weight for _, _, weight in rows]
     w = [0.0] * len(names)
     penalty = [0.0 if name == "bias" else L2 for name in names]
     for _ in range(ROUNDS):
@@ -99,14 +107,14 @@ def fit(rows: list[tuple[dict[str, float], int]]) -> dict[str, float]:
         hess = [[0.0] * len(names) for _ in names]
         for i, p in enumerate(penalty):
             hess[i][i] += p + 1e-6
-        for x, y in zip(xs, ys, strict=True):
+        for x, y, weight in zip(xs, ys, sample, strict=True):
             z = sum(wi * xi for wi, xi in zip(w, x, strict=True))
             prob = 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
             active = [(i, xi) for i, xi in enumerate(x) if xi]
             for i, xi in active:
-                grad[i] += (prob - y) * xi
+                grad[i] += weight * (prob - y) * xi
                 for j, xj in active:
-                    hess[i][j] += prob * (1 - prob) * xi * xj
+                    hess[i][j] += weight * prob * (1 - prob) * xi * xj
         step = solve(hess, grad)
         w = [wi - si for wi, si in zip(w, step, strict=True)]
     return {name: round(wi, 4) for name, wi in zip(names, w, strict=True)}
@@ -116,9 +124,9 @@ def main(argv: list[str]) -> int:
     rows = training_rows(Path(argv[0]))
     weights = fit(rows)
     right = sum(
-        (model.probability_with(weights, values) >= 0.5) == bool(label) for values, label in rows
+        (model.probability_with(weights, values) >= 0.5) == bool(label) for values, label, _ in rows
     )
-    print(f"{len(rows)} rows ({sum(label for _, label in rows)} non-answers); "
+    print(f"{len(rows)} rows ({sum(label for _, label, _ in rows)} non-answers); "
           f"training accuracy {right / len(rows):.3f}")  # fmt: skip
     for name, value in sorted(weights.items(), key=lambda kv: -abs(kv[1])):
         print(f"  {name:<22} {value:+.3f}")

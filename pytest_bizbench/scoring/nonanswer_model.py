@@ -50,6 +50,10 @@ _HELPLINE = regex.compile(
     r"|counsel(?:or|ling|ing)|mental health professional)\b"
 )
 _WORD = regex.compile(r"[a-z']+")
+# the information-gap classes of document questions: kept without a gold answer too
+GAP_CLASSES = frozenset(
+    {"source-absence", "passive-unavailability", "insufficient-info", "partial-work"}
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,14 +70,18 @@ class Reading:
     # "I don't have personal opinions": a disclaimer of the self, not of the data
     disclaims_self: bool
     cue_first: bool  # the cue is in the first sentence
+    catalog_class: str | None = None
 
     def consulted(self, refused: bool, has_gold: bool) -> bool:
         """Whether the rules are split, so that the model decides. A catalog refusal is
         reweighed when it disclaims only the self, or when there is no gold answer (a
-        chat question, where the catalog's question kinds say little); an answer the
-        catalog lets through, when its first sentence declines."""
+        chat question, where the catalog's question kinds say little) and it is shaped
+        like an attempt or its cue is not an information gap; an answer the catalog
+        lets through, when its first sentence declines."""
         if refused:
-            return self.disclaims_self or not has_gold
+            return self.disclaims_self or (
+                not has_gold and (self.answer_shaped or self.catalog_class not in GAP_CLASSES)
+            )
         return self.cue is not None and (self.cue_first or not has_gold)
 
 
@@ -84,7 +92,9 @@ def _search(pattern: regex.Pattern[str], text: str) -> regex.Match[str] | None:
         return None
 
 
-def features(norm: str, raw: str, catalog_class: str | None, catalog_refused: bool) -> dict[str, float]:
+def features(
+    norm: str, raw: str, catalog_class: str | None, catalog_refused: bool
+) -> dict[str, float]:
     """The features of an answer (`norm`: normalised, `raw`: as given; both bounded by the
     caller), named as in the weights file."""
     opening = norm[:OPENING_CHARS]
@@ -93,7 +103,9 @@ def features(norm: str, raw: str, catalog_class: str | None, catalog_refused: bo
     words = _WORD.findall(rest)
     moral = sum(1 for _ in MORALISING.finditer(rest)) if words else 0
     refusal = _search(SAFETY_REFUSAL, opening)
-    declined_opinion = bool(refusal and _search(DECLINED_OPINION, opening[refusal.end() : refusal.end() + 60].strip()))
+    declined_opinion = bool(
+        refusal and _search(DECLINED_OPINION, opening[refusal.end() : refusal.end() + 60].strip())
+    )
     lines = [line for line in raw[:READ_CHARS].splitlines() if line.strip()]
     short_lines = sum(1 for line in lines if len(line) < 70)
     items = len(_LIST_ITEM.findall(raw[:READ_CHARS]))
@@ -126,9 +138,7 @@ def features(norm: str, raw: str, catalog_class: str | None, catalog_refused: bo
 
 _CLASS_GROUPS = {
     "declines": frozenset({"inability", "advice-refusal", "capability", "cutoff"}),
-    "gap": frozenset(
-        {"source-absence", "passive-unavailability", "insufficient-info", "partial-work"}
-    ),
+    "gap": GAP_CLASSES,
     "points": frozenset({"redirect", "asks-input"}),
     "hedges": frozenset({"vague-estimate", "generic-substitute", "rejects-premise"}),
 }
@@ -153,9 +163,7 @@ def probability_with(table: dict[str, float], values: dict[str, float]) -> float
     return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
 
 
-def read(
-    norm: str, raw: str, catalog_class: str | None, catalog_refused: bool
-) -> Reading:
+def read(norm: str, raw: str, catalog_class: str | None, catalog_refused: bool) -> Reading:
     """Read one answer; `norm` and `raw` are cut to what the model reads here."""
     norm, raw = norm[:READ_CHARS], raw[:READ_CHARS]
     values = features(norm, raw, catalog_class, catalog_refused)
@@ -173,5 +181,4 @@ def read(
     shaped = bool(values["list"] or values["verse"] or values["long"])
     disclaims = bool(values["no_personal"] or values["declined_opinion"])
     first = cue is not None and cue == sentences[0]
-    return Reading(probability(values), cue, cls, shaped, disclaims, first)
-
+    return Reading(probability(values), cue, cls, shaped, disclaims, first, catalog_class)

@@ -933,8 +933,8 @@ _PRODUCE = (
     r"(?:fulfil+|generate|write|create|compose|produce|comply|engage|support|discuss|provide"
     r"|help|assist|answer|give|offer|share|promote|condone|encourage|endorse|facilitate"
     r"|participate|make|tell|recommend|suggest|continue|complete|accommodate|respond|draft"
-    r"|express|take|agree|satisfy|do (?:that|this|so)|fulfil+ (?:that|this|your)|speculate|entertain"
-    r"|offer|answer|pretend|role-?play|describe|explain|list|teach|show|give you|fulfil+ such)"
+    r"|express|take|agree|satisfy|do (?:that|this|so)|speculate|entertain|pretend|role-?play"
+    r"|describe|explain|list|teach|show)"
 )
 SAFETY_REFUSAL = _regex.compile(
     r"(?:^|[.!?,;:]\s*|\b(?:but|so|and|however|sorry|apologi[sz]e)\s+)"
