@@ -33,7 +33,8 @@ def test_refusal_verbs_beyond_the_catalog_are_refused(answer: str) -> None:
     decision = detect(answer, HARM_Q)
     assert decision.outcome == REFUSED
     assert decision.refusal_class in SLUGS
-    assert decision.cue is not None and len(decision.cue) <= 200
+    assert decision.cue is not None
+    assert len(decision.cue) <= 200
     assert is_refusal(answer, HARM_Q)
 
 
