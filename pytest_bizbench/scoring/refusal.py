@@ -32,6 +32,13 @@ sentence it was found in. The cues and exclusions are data, in
      thing).
 4. The strongest remaining cue decides: weight >= 0.75 `refused`, >= 0.5
    `undetermined`, else `answered`.
+5. Where these rules are split on a chat answer, a small learned model
+   (`scoring/nonanswer_model.py`) decides: a catalog refusal that only disclaims the
+   self ("I don't have personal opinions. However, ...") or, with no gold answer, is
+   shaped like an attempt (a list, verse, a long text) or has no information-gap cue;
+   an answer let through whose first sentence declines a request, deflects on ethics
+   or cites a policy (a number inside such a refusal, a hotline or a year, does not
+   make it an answer; the gold's own figure does).
 """
 
 from __future__ import annotations
