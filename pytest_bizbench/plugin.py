@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from pytest_bizbench import hookspecs
-from pytest_bizbench.options.settings import add_options
+from pytest_bizbench.options.table import add_options
 from pytest_bizbench.run.interrupt import catch_sigterm, is_case_nodeid, release_sigterm
 from pytest_bizbench.run.state import (
     PREDICTIONS_OUTPUT,

@@ -208,6 +208,7 @@ HELP_MODULES = {
     "pytest_bizbench.options",
     "pytest_bizbench.options.llm",
     "pytest_bizbench.options.settings",
+    "pytest_bizbench.options.table",
     "pytest_bizbench.options.types",
     "pytest_bizbench.plugin",
     "pytest_bizbench.run",
