@@ -16,9 +16,9 @@ from typing import Any, cast
 
 from rapidfuzz import fuzz
 
-from pytest_bizbench.config import LadderConfig
 from pytest_bizbench.details import FieldEntry
-from pytest_bizbench.figures import mean
+from pytest_bizbench.maths.figures import mean
+from pytest_bizbench.options.types import LadderConfig
 from pytest_bizbench.scoring.assign import Row, assign, kuhn_munkres
 from pytest_bizbench.scoring.dates import parse_date
 from pytest_bizbench.scoring.judge import checked_grade

@@ -25,7 +25,7 @@ from pytest_bizbench.scoring.dates import looks_like_iso_date, parse_date
 from pytest_bizbench.scoring.numbers import numbers_match, parse_number
 
 if TYPE_CHECKING:
-    from pytest_bizbench.config import LadderConfig
+    from pytest_bizbench.options.types import LadderConfig
 
 BOOL_WORDS = {"true": True, "yes": True, "false": False, "no": False}
 
