@@ -21,14 +21,19 @@ its rows).
 `--chat DIR` measures the detector alone on labelled chat answers instead: a folder of
 JSONL rows `{id, source, model, category, question, answer, bucket}` (XSTest v2 and
 Reuter & Schulze's ChatGPT refusals, bucket `nonanswer`, `answer`, `partial` or
-`excluded`). The split is fixed: held out are XSTest's `mistralguard` answers and the
-Reuter rows whose id's SHA-256 starts with 0-3; the rest is development data. Printed
+`excluded`), with a `gold` answer where the row is a document question. The split is
+fixed: held out are XSTest's `mistralguard` answers, the Reuter rows whose id's SHA-256
+starts with 0-3, and every row of `benchmarks/data/nonanswers-heldout.jsonl` (422
+answers, chat and document questions, written by hand for this check by someone who
+had not seen the detector; never used to build or tune it); the rest is development
+data. Printed
 per set and split: precision, recall and F1 of `refused` on the clear buckets, then
 with `partial` counted as a non-answer and as an answer; per class we found (true and
 false alarms), the misses per category, and the time per answer. `--show-dev N`
 prints up to N development misses and false alarms (never held-out rows).
 Usage: python benchmarks/qa_agreement.py [--summary] [DIR ...]
        python benchmarks/qa_agreement.py --chat DIR [--show-dev N]
+       python benchmarks/qa_agreement.py --chat benchmarks/data
 """
 
 from __future__ import annotations
@@ -326,8 +331,10 @@ class ChatRow:
 
 
 def chat_split(row: dict[str, str]) -> str:
-    """The fixed split: XSTest's mistralguard answers and a quarter of Reuter's rows
-    (by the SHA-256 of their id) are held out."""
+    """The fixed split: XSTest's mistralguard answers, a quarter of Reuter's rows (by
+    the SHA-256 of their id) and every row of our own held-out set are held out."""
+    if row["source"].startswith("heldout"):
+        return HELD_OUT
     if row["source"].startswith("xstest"):
         return HELD_OUT if row["model"] == "mistralguard" else DEV
     digest = hashlib.sha256(row["id"].encode("utf-8")).hexdigest()
@@ -335,7 +342,8 @@ def chat_split(row: dict[str, str]) -> str:
 
 
 def grade_chat(directory: Path) -> tuple[list[ChatRow], float]:
-    """Every labelled chat answer through `detect` (no gold; the prompt as question),
+    """Every labelled answer through `detect` (the prompt as question; the gold answer
+    where the row has one, as document questions do),
     and the mean seconds per answer."""
     rows = []
     elapsed = 0.0
@@ -347,7 +355,7 @@ def grade_chat(directory: Path) -> tuple[list[ChatRow], float]:
             if row["bucket"] not in (NONANSWER, ANSWER, PARTIAL):
                 continue
             start = time.perf_counter()
-            decision = detect(row["answer"], row["question"])
+            decision = detect(row["answer"], row["question"], row.get("gold") or "")
             elapsed += time.perf_counter() - start
             rows.append(
                 ChatRow(
@@ -381,6 +389,8 @@ def chat_report(directory: Path, show_dev: int = 0) -> None:
     for source in sorted({r.source for r in rows}):
         for split in (DEV, HELD_OUT):
             part = [r for r in rows if r.source == source and r.split == split]
+            if not part:
+                continue
             clear = [r for r in part if r.bucket != PARTIAL]
             print(f"-- {source} {split}")
             for name, subset, positive in (
