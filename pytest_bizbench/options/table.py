@@ -140,7 +140,8 @@ SETTINGS: tuple[Setting, ...] = (
         doc=(
             "aggregate gates; OP is `>= > <= <`; METRIC a dotted path "
             "(`per_field_accuracy.total`); VALUE a finite number in ASCII digits (`0.9`, "
-            "`.5`, `1e-2`; not `0_5`, `nan`); without MODEL every model is checked (a MODEL may hold `:`, as `llama3:8b`); a "
+            "`.5`, `1e-2`; not `0_5`, `nan`); without MODEL every model is checked (a "
+            "MODEL may hold `:`, as `llama3:8b`); a "
             "per-field metric no document scored fails with `per_field_accuracy.total has no "
             'value: no document scored "total"`; an empty value is a usage error (an unset CI'
             " variable must not turn the gate off)"
