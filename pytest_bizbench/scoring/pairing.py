@@ -1,0 +1,99 @@
+"""Pairing list items the way a person pairs them, exactly and in bounded time.
+
+The pairs maximise the total credit; among pairings of equal credit, the one with
+the greatest total closeness wins (an identical copy before a neighbour inside the
+tolerance). Both are compared at six decimals, as exact integers: a pair weighs
+credit * BIG + closeness with BIG above any total closeness, so one maximum of the
+weight is the lexicographic maximum of (credit, closeness), with no float ties.
+
+The solver is the shortest augmenting path method (Hungarian, in the sparse
+form of Jonker and Volgenant): expected items are added in order, each by one
+Dijkstra search over the candidate pairs only, with potentials keeping the
+reduced costs non-negative. Every item has a private "unpaired" option worth 0,
+so an item is paired only when that raises the weight. Remaining ties are settled
+by the search: among paths of equal weight it takes the one that moves the fewest
+earlier items, then the lowest actual index; an earlier item keeps its partner
+unless moving it raises the weight. So the lowest expected item gets the lowest
+actual one among equals, and the result does not depend on what is installed.
+
+Cost: one search per expected item over the pairs it can reach; a list of
+distinct items, each with a few candidates, costs about its candidates.
+"""
+
+from __future__ import annotations
+
+import heapq
+
+Candidates = dict[int, tuple[float, float]]
+"""An expected item's credited actual items: index -> (credit, closeness)."""
+
+SCALE = 1_000_000
+
+
+def pair_items(rows: list[Candidates], n_actual: int) -> list[tuple[int, int]]:
+    """(expected index, actual index) pairs, sorted, by the rule of the module docstring."""
+    big = SCALE * (min(len(rows), n_actual) + 1)
+    ceiling = SCALE * big + SCALE  # above every weight, so every cost is >= 0
+    costs: list[dict[int, int]] = [
+        {
+            j: ceiling - (max(1, round(credit * SCALE)) * big + round(closeness * SCALE))
+            for j, (credit, closeness) in row.items()
+        }
+        for row in rows
+    ]
+    v = [0] * (n_actual + len(rows))  # column potentials; row r's "unpaired" is n_actual + r
+    u = [0] * len(rows)
+    owner: dict[int, int] = {}  # column -> the row holding it
+    for start, row_costs in enumerate(costs):
+        if row_costs:
+            _augment(start, costs, ceiling, u, v, owner, n_actual)
+    return sorted((r, j) for j, r in owner.items() if j < n_actual)
+
+
+def _augment(
+    start: int,
+    costs: list[dict[int, int]],
+    ceiling: int,
+    u: list[int],
+    v: list[int],
+    owner: dict[int, int],
+    n_actual: int,
+) -> None:
+    """Add row `start` by one shortest augmenting path (Dijkstra on reduced costs)."""
+    heap: list[tuple[int, int, int]] = []
+    best: dict[int, tuple[int, int]] = {}  # column -> (distance, depth) pushed
+    way: dict[int, int] = {}  # column -> the column whose row reached it (-1: the start)
+    done: dict[int, int] = {}  # finalized column -> its distance
+    row, came, base, depth = start, -1, 0, 0
+    while True:
+        depth += 1
+        offers = list(costs[row].items())
+        offers.append((n_actual + row, ceiling))
+        for col, cost in offers:
+            if col in done:
+                continue
+            key = (base + cost - u[row] - v[col], depth)
+            if col not in best or key < best[col]:
+                best[col] = key
+                way[col] = came
+                heapq.heappush(heap, (key[0], key[1], col))
+        while True:
+            dist, level, col = heapq.heappop(heap)
+            if col not in done and best[col] == (dist, level):
+                break
+        done[col] = dist
+        holder = owner.get(col)
+        if holder is None:
+            break
+        row, came, base, depth = holder, col, dist, level
+    for col, at in done.items():
+        step = dist - at
+        if step:  # every column short of the end is held
+            v[col] -= step
+            u[owner[col]] += step
+    u[start] += dist
+    end = col
+    while end != -1:
+        back = way[end]
+        owner[end] = start if back == -1 else owner[back]
+        end = back
