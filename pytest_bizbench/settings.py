@@ -26,6 +26,7 @@ from pytest_bizbench.llm.options import DEFAULT_KEY_ENV, LLM_PREFIX, LiveModel, 
 
 if TYPE_CHECKING:  # the gate's and the SDK's code load only when a run needs them
     from pytest_bizbench.gate import Threshold
+    from pytest_bizbench.scoring.rules import FieldRules
 
 DEFAULT_CASE_PATTERNS = (
     "*.ground-truth.json",
@@ -104,6 +105,7 @@ class Settings:
     cluster_by: str | None = None  # case field whose value clusters paired deltas
     flaky: str = "fail"  # fail or xfail: how a failing case whose samples flip ends
     trajectory: TrajectoryConfig = field(default_factory=TrajectoryConfig)
+    field_rules: FieldRules | None = None  # ini bizbench_field_rules, read
 
     def load_options(self) -> LoadOptions:
         return LoadOptions(
@@ -197,6 +199,7 @@ def add_options(parser: pytest.Parser) -> None:
     ini("bizbench_numeric_fields", "fields always compared as numbers.", "linelist")
     ini("bizbench_date_fields", "fields always compared as dates.", "linelist")
     ini("bizbench_free_text_fields", "fields given similarity as partial credit.", "linelist")
+    ini("bizbench_field_rules", "YAML or JSON file of rules per field path.", default=UNSET_INI)
     ini(
         "bizbench_max_list_items",
         "list items per side matched as a set; longer lists are matched in order.",
@@ -675,6 +678,20 @@ def _review_config(config: pytest.Config) -> ReviewConfig:
         raise pytest.UsageError(str(exc)) from None
 
 
+def _field_rules(config: pytest.Config) -> FieldRules | None:
+    """The rules file of ini `bizbench_field_rules` (relative to the rootdir), read."""
+    text = _ini_text(config, "bizbench_field_rules", "a YAML or JSON rules file")
+    if text is None:
+        return None
+    from pytest_bizbench.scoring.rules import RulesError, read_rules_file
+
+    try:
+        max_bytes = int(_number(config, "bizbench_max_case_bytes", 1, math.inf))
+        return read_rules_file(config.rootpath / text, text, max_bytes)
+    except RulesError as exc:
+        raise pytest.UsageError(f"ini bizbench_field_rules: {exc}") from None
+
+
 def read_settings(config: pytest.Config) -> Settings:
     """Read and check every option once; a bad value is a `pytest.UsageError`."""
     date_order = str(config.getini("bizbench_date_order")).strip().upper()
@@ -719,4 +736,5 @@ def read_settings(config: pytest.Config) -> Settings:
         cluster_by=str(config.getini("bizbench_cluster_by")).strip() or None,
         flaky=_flaky(config),
         trajectory=_trajectory_config(config),
+        field_rules=_field_rules(config),
     )

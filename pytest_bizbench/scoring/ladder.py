@@ -22,7 +22,6 @@ from rapidfuzz import fuzz
 from pytest_bizbench.config import LadderConfig
 from pytest_bizbench.details import FieldEntry
 from pytest_bizbench.scoring.compare import (
-    SCORERS,
     date_closeness,
     digit_runs,
     id_key,
@@ -240,10 +239,9 @@ class FieldLadder:
             if sub is None:
                 if tally is not None and not is_empty(given):
                     tally.add(sub_path, FA)
-                    entries[str(key)] = {
-                        "score": 0.0, "rung": "unexpected", "expected": None,
-                        "actual": _jsonable(given), **_counts(FA),
-                    }  # fmt: skip
+                    unexpected: Entry = {"score": 0.0, "rung": "unexpected", "expected": None}
+                    unexpected["actual"] = _jsonable(given)
+                    entries[str(key)] = _with_counts(unexpected, FA)
                 continue
             entry = self._rate(sub_path, sub, given, tally, models=models)
             weighted.append((entry["score"], rule.weight))
@@ -281,11 +279,10 @@ class FieldLadder:
         if tally is None:
             return entry
         if not isinstance(expected, (list, tuple, Mapping)) or entry["rung"] == "empty":
-            slot = _leaf_slot(expected, actual, entry["score"])
-            tally.add(path, slot)
-            counts = _counts(slot)
+            slot: int | None = _leaf_slot(expected, actual, entry["score"])
+            tally.add(path, cast(int, slot))
         else:
-            counts = cast(dict[str, int], entry.pop("counts", None) or _counts(None))
+            slot = None
         shown: Entry = {
             "score": entry["score"],
             "rung": entry["rung"],
@@ -294,8 +291,10 @@ class FieldLadder:
         }
         shown.update(entry)
         shown.pop("closeness", None)
-        shown.update(counts)  # type: ignore[typeddict-item]
-        return shown
+        counts = shown.pop("counts", None)
+        if counts is None:
+            return _with_counts(shown, slot)
+        return _spread(shown, counts)
 
     def _count_leaves(self, path: str, value: Any, slot: int, tally: _Tally) -> None:
         """Counts for a value compared with nothing (a missed or hallucinated item, a
@@ -390,7 +389,7 @@ class FieldLadder:
         entry: Entry = {"score": 0.0, "rung": "fuzzy"}
         close = self._similar("fuzzy", left, right, entry)
         entry["similarity"] = round(close, 4)
-        entry["closeness"] = close  # type: ignore[typeddict-unknown-key]
+        entry["closeness"] = close
         digits_ok = not rule.digits_exact or digit_runs(left) == digit_runs(right)
         if close >= strictness and digits_ok:
             return _decided(entry, 1.0, "fuzzy")
@@ -440,7 +439,7 @@ class FieldLadder:
                 entry["judge_score"] = grade
         except Exception as exc:
             return _unscored(kind, entry, exc)
-        entry["closeness"] = close  # type: ignore[typeddict-unknown-key]
+        entry["closeness"] = close
         entry["score"] = verdict(close, rule.threshold, rule.partial, ok)
         if entry["score"] < 1.0:
             entry["reason"] = "below-strictness" if close < rule.threshold else "digits-differ"
@@ -460,7 +459,7 @@ class FieldLadder:
             return _unscored("compare", entry, exc)
         close = float(raw)
         entry["similarity"] = round(close, 4)
-        entry["closeness"] = close  # type: ignore[typeddict-unknown-key]
+        entry["closeness"] = close
         entry["score"] = verdict(close, rule.threshold, rule.partial, True)
         if entry["score"] < 1.0:
             entry["reason"] = "below-strictness"
@@ -548,7 +547,7 @@ class FieldLadder:
             cast(dict[str, Any], entry)[key] = _jsonable(items[:MAX_ITEMS])
             if len(items) > MAX_ITEMS or (key == "matched" and len(pairs) > MAX_ITEMS):
                 entry["truncated"] = True
-        cast(dict[str, Any], entry)["counts"] = dict(zip(COUNT_KEYS, counts, strict=True))
+        entry["counts"] = dict(zip(COUNT_KEYS, counts, strict=True))
         return entry
 
     def _match(
@@ -583,7 +582,9 @@ class FieldLadder:
         self, item_path: str, expected: Any, given: list[Any], floor: float, *, models: bool
     ) -> Candidates:
         """One expected item against every actual one, pair by pair."""
-        rated = ((j, self._pair(item_path, expected, g, models=models)) for j, g in enumerate(given))
+        rated = (
+            (j, self._pair(item_path, expected, g, models=models)) for j, g in enumerate(given)
+        )
         return {j: pair for j, pair in rated if pair[0] >= floor and pair[0] > 0.0}
 
     def _rate_nested(
@@ -603,19 +604,27 @@ class FieldLadder:
         result: Entry = {
             "score": _weighted_mean(weighted) if weighted else 1.0,
             "rung": "nested",
-            "closeness": close,  # type: ignore[typeddict-unknown-key]
+            "closeness": close,
         }
         if tally is not None:
             result["fields"] = fields
-            cast(dict[str, Any], result)["counts"] = {
+            result["counts"] = {
                 key: sum(int(cast(dict[str, Any], entry).get(key, 0)) for entry in fields.values())
                 for key in COUNT_KEYS
             }
         return result
 
 
-def _counts(slot: int | None) -> dict[str, int]:
-    return {key: int(k == slot) for k, key in enumerate(COUNT_KEYS)}
+def _with_counts(entry: Entry, slot: int | None) -> Entry:
+    """The entry with the counts of one compared value (all 0 when `slot` is None)."""
+    return _spread(entry, {key: int(k == slot) for k, key in enumerate(COUNT_KEYS)})
+
+
+def _spread(entry: Entry, counts: Mapping[str, int]) -> Entry:
+    """The entry with its counts as the keys `tp`, `fd`, `fn`, `fa`, `tn`."""
+    entry["tp"], entry["fd"], entry["fn"] = counts["tp"], counts["fd"], counts["fn"]
+    entry["fa"], entry["tn"] = counts["fa"], counts["tn"]
+    return entry
 
 
 def _closeness_of(entry: Mapping[str, Any]) -> float:
@@ -650,22 +659,20 @@ def _rate_number(target: float, actual: Any, rule: Resolved) -> Entry:
     value = parse_number(actual)
     if value is None:
         return {"score": 0.0, "rung": "number", "reason": "not-a-number"}
-    entry: Entry = {"score": 1.0, "rung": "number"}
-    cast(dict[str, Any], entry)["closeness"] = number_closeness(target, value)
+    close = number_closeness(target, value)
     if not numbers_match(target, value, rule.rel_tol, rule.abs_tol):
-        entry.update(score=0.0, reason="out-of-tolerance")
-    return entry
+        return {"score": 0.0, "rung": "number", "reason": "out-of-tolerance", "closeness": close}
+    return {"score": 1.0, "rung": "number", "closeness": close}
 
 
 def _rate_date(target: date, actual: Any, rule: Resolved) -> Entry:
     day = parse_date(actual, rule.date_order)
     if day is None:
         return {"score": 0.0, "rung": "date", "reason": "not-a-date"}
-    entry: Entry = {"score": 1.0, "rung": "date"}
-    cast(dict[str, Any], entry)["closeness"] = date_closeness(target, day)
+    close = date_closeness(target, day)
     if abs((day - target).days) > rule.tolerance_days:
-        entry.update(score=0.0, reason="mismatch")
-    return entry
+        return {"score": 0.0, "rung": "date", "reason": "mismatch", "closeness": close}
+    return {"score": 1.0, "rung": "date", "closeness": close}
 
 
 def _unscored(rung: str, entry: Entry, exc: Exception) -> Entry:

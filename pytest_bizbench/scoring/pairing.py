@@ -50,7 +50,7 @@ def pair_items(rows: list[Candidates], n_actual: int) -> list[tuple[int, int]]:
     return sorted((r, j) for j, r in owner.items() if j < n_actual)
 
 
-def _augment(
+def _augment(  # noqa: PLR0917 - the solver's state, passed once per search
     start: int,
     costs: list[dict[int, int]],
     ceiling: int,

@@ -114,7 +114,7 @@ class _Columns:
             index = [j for j, item in enumerate(self.items) if not is_empty(item)]
             texts = [normalize(_as_text(self.items[j]))[:cap] for j in index]
             found = self._cache["texts"] = (index, texts)
-        return found  # type: ignore[no-any-return]
+        return found
 
     def keyed(self, how: str, key: Callable[[str], str]) -> dict[str, list[int]]:
         """Indices of the non-empty items by a key of their text (normalised, identifier)."""
@@ -123,7 +123,7 @@ class _Columns:
             for j, item in enumerate(self.items):
                 if not is_empty(item):
                     found.setdefault(key(_as_text(item)), []).append(j)
-        return found  # type: ignore[no-any-return]
+        return found
 
     def digits(self, normalize: Callable[[str], str]) -> list[tuple[str, ...]]:
         if (found := self._cache.get("digits")) is None:
@@ -131,7 +131,7 @@ class _Columns:
                 () if is_empty(item) else digit_runs(normalize(_as_text(item)))
                 for item in self.items
             ]
-        return found  # type: ignore[no-any-return]
+        return found
 
     def numbers(self) -> tuple[list[float], list[int]]:
         """The items that state a number, sorted by value: (values, indices)."""
@@ -142,7 +142,7 @@ class _Columns:
                 if item is not None and (value := parse_number(item)) is not None
             )
             found = self._cache["numbers"] = ([v for v, _ in read], [j for _, j in read])
-        return found  # type: ignore[no-any-return]
+        return found
 
     def dates(self, order: str) -> tuple[list[int], list[tuple[date, int]]]:
         """The items that state a date, sorted: (day ordinals, (day, index))."""
@@ -153,12 +153,12 @@ class _Columns:
                 if item is not None and (day := parse_date(item, order)) is not None
             )
             found = self._cache[("dates", order)] = ([d.toordinal() for d, _ in read], read)
-        return found  # type: ignore[no-any-return]
+        return found
 
     def bools(self) -> list[bool | None]:
         if (found := self._cache.get("bools")) is None:
             found = self._cache["bools"] = [stated_bool(item) for item in self.items]
-        return found  # type: ignore[no-any-return]
+        return found
 
     def sub(self, key: Any) -> _Columns:
         """The items' `key` sub-field (None where an item is not an object)."""
@@ -216,7 +216,9 @@ class PairScorer:
         slow = rule.user is not None or rule.compare in ("embedding", "judge")
         for i, item in enumerate(wanted):
             if is_empty(item):
-                rows[i] = {j: (1.0, 1.0) for j, given in enumerate(columns.items) if is_empty(given)}
+                rows[i] = {
+                    j: (1.0, 1.0) for j, given in enumerate(columns.items) if is_empty(given)
+                }
             elif isinstance(item, Mapping):
                 objects.append((i, item))
             elif slow or isinstance(item, (list, tuple)):
@@ -275,8 +277,8 @@ class PairScorer:
             if not weights[p]:
                 rows.append(dict.fromkeys(columns.mappings, (1.0, 1.0)))
                 continue
-            row = {j: s / weights[p] for j, s in sorted(total.items()) if j in objects}
-            rows.append({j: (c, c) for j, c in row.items() if c > 0.0})
+            means = {j: s / weights[p] for j, s in sorted(total.items()) if j in objects}
+            rows.append({j: (c, c) for j, c in means.items() if c > 0.0})
         return rows
 
     def _number_row(self, target: float, columns: _Columns, rule: Resolved) -> Candidates:
@@ -313,7 +315,10 @@ class PairScorer:
                 else:
                     left = normalize(query)
                     rows.append(
-                        {j: (1.0, _closeness(left, normalize(_as_text(columns.items[j])))) for j in hits}
+                        {
+                            j: (1.0, _closeness(left, normalize(_as_text(columns.items[j]))))
+                            for j in hits
+                        }
                     )
             return rows
         cap = self._config.max_text_chars

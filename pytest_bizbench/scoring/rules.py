@@ -107,9 +107,7 @@ class FieldRules:
 
     def merged(self, over: FieldRules) -> FieldRules:
         """These rules with `over`'s keys replacing the same keys."""
-        return FieldRules(
-            {**self.by_key, **over.by_key}, {**self.comparators, **over.comparators}
-        )
+        return FieldRules({**self.by_key, **over.by_key}, {**self.comparators, **over.comparators})
 
     def rule_for(self, path: str) -> FieldRule | None:
         """The most specific rule of a value's path (see the module docstring)."""
@@ -185,7 +183,9 @@ def _rule(raw: Mapping[Any, Any], where: str, root: bool) -> FieldRule:
     values: dict[str, Any] = {}
     for key, value in raw.items():
         if key not in RULE_KEYS:
-            raise RulesError(f"{where}: unknown key {key!r} (did you mean {_closest(key, RULE_KEYS)!r}?)")
+            raise RulesError(
+                f"{where}: unknown key {key!r} (did you mean {_closest(key, RULE_KEYS)!r}?)"
+            )
         values[key] = _value(key, value, f"{where}: {key}")
     if "extra" in values and not root:
         raise RulesError(f"{where}: extra: is a rule of the document, key '.'")
@@ -224,7 +224,9 @@ def _value(key: str, value: Any, where: str) -> Any:
     if key in ("threshold", "match_threshold") and not 0.0 <= value <= 1.0:
         raise RulesError(f"{where}: must be within 0..1, got {value!r}")
     if value < 0 or (key == "weight" and value == 0):
-        raise RulesError(f"{where}: must be {'above' if key == 'weight' else '>='} 0, got {value!r}")
+        raise RulesError(
+            f"{where}: must be {'above' if key == 'weight' else '>='} 0, got {value!r}"
+        )
     return float(value)
 
 
