@@ -266,7 +266,7 @@ class FieldLadder:
             entry: Entry = {"score": float(ok), "rung": "empty"}
             if not ok:
                 entry["reason"] = "not-empty"
-        elif actual is None:
+        elif is_empty(actual):  # null or empty: nothing was given for a value expected
             entry = {"score": 0.0, "rung": "missing", "reason": "missing"}
             if tally is not None:
                 self._count_leaves(path, expected, FN, tally)
@@ -529,12 +529,14 @@ class FieldLadder:
         counts = [0] * 5
         matched: list[list[Any]] = []
         for i, j, score in pairs:
-            item = self._rate(item_path, wanted[i], given[j], tally, models=models)
             counts[TP if score >= 1.0 else FD] += 1
+            shown = [wanted[i], given[j], score]
+            if isinstance(wanted[i], Mapping):  # its fields are counted and shown
+                item = self._rate(item_path, wanted[i], given[j], tally, models=models)
+                shown.append(item.get("fields", {}))
+            else:  # the pair's score says it all: no second model call
+                tally.add(item_path, _leaf_slot(wanted[i], given[j], score))
             if len(matched) < MAX_ITEMS:
-                shown = [wanted[i], given[j], score]
-                if item.get("rung") == "nested":
-                    shown.append(item.get("fields", {}))
                 matched.append(shown)
         missed = [item for i, item in enumerate(wanted) if i not in rows]
         hallucinated = [item for j, item in enumerate(given) if j not in cols]
