@@ -268,8 +268,11 @@ class FieldLadder:
                 entry["reason"] = "not-empty"
         elif is_empty(actual):  # null or empty: nothing was given for a value expected
             entry = {"score": 0.0, "rung": "missing", "reason": "missing"}
-            if tally is not None:
+            if tally is not None and isinstance(expected, (list, tuple, Mapping)):
+                before = sum(row[FN] for row in tally.counts.values())
                 self._count_leaves(path, expected, FN, tally)
+                missed = sum(row[FN] for row in tally.counts.values()) - before
+                entry["counts"] = {"tp": 0, "fd": 0, "fn": missed, "fa": 0, "tn": 0}
         elif isinstance(expected, (list, tuple)):
             entry = self._rate_set(path, expected, actual, tally, models=models)
         elif isinstance(expected, Mapping):
