@@ -11,10 +11,12 @@ from pathlib import Path
 import pytest
 
 from pytest_bizbench import __version__
-from pytest_bizbench.baseline import compare_reports
-from pytest_bizbench.baseline_coverage import coverage_reasons, missing_from_run
-from pytest_bizbench.escape import terminal_text
-from pytest_bizbench.merge import MergeCommand, Shard
+from pytest_bizbench.collect.validate import ValidateUsageError, validate
+from pytest_bizbench.gate.baseline import compare_reports
+from pytest_bizbench.gate.coverage import coverage_reasons, missing_from_run
+from pytest_bizbench.gate.merge import MergeCommand, Shard
+from pytest_bizbench.io.escape import terminal_text
+from pytest_bizbench.options.settings import BaselineOptions
 from pytest_bizbench.report.html import render_html
 from pytest_bizbench.report.json_report import write_text_atomic
 from pytest_bizbench.report.markdown import markdown_table, render_markdown
@@ -27,8 +29,6 @@ from pytest_bizbench.report.tables import (
 )
 from pytest_bizbench.report.terminal import text_table
 from pytest_bizbench.scaffold import ScaffoldError, scaffold_benchmark
-from pytest_bizbench.settings import BaselineOptions
-from pytest_bizbench.validate import ValidateUsageError, validate
 
 USAGE_ERROR = 2
 CLOSED_PIPE = 128 + 13  # killed by SIGPIPE, as a shell reports it

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any, TypedDict, cast
 
-from pytest_bizbench.figures import is_number
+from pytest_bizbench.maths.figures import is_number
 
 # A document's summary beside its fields (the field ladder's `score_document`).
 SUMMARY_KEYS = ("completeness", "correctness", "quality")

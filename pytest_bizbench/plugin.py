@@ -16,15 +16,15 @@ from typing import Any
 import pytest
 
 from pytest_bizbench import hookspecs
-from pytest_bizbench.interrupt import catch_sigterm, is_case_nodeid, release_sigterm
-from pytest_bizbench.runstate import (
+from pytest_bizbench.options.table import add_options
+from pytest_bizbench.run.interrupt import catch_sigterm, is_case_nodeid, release_sigterm
+from pytest_bizbench.run.state import (
     PREDICTIONS_OUTPUT,
     is_worker,
     run_state,
     runs_items,
     start_run,
 )
-from pytest_bizbench.settings import add_options
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -48,7 +48,7 @@ class PayloadCarrier:
         if take is not None and call.when != "teardown":
             payload = take()
             if payload is not None:
-                from pytest_bizbench.payload import REPORT_ATTRIBUTE
+                from pytest_bizbench.run.payload import REPORT_ATTRIBUTE
 
                 setattr(report, REPORT_ATTRIBUTE, payload)
         return report
@@ -58,7 +58,7 @@ def pytest_configure(config: pytest.Config) -> None:
     config.pluginmanager.register(PayloadCarrier(), "bizbench-payload-carrier")
     if is_worker(config):
         return
-    from pytest_bizbench.controller import CONTROLLER, Controller
+    from pytest_bizbench.gate.controller import CONTROLLER, Controller
 
     controller = Controller(config)
     config.stash[CONTROLLER] = controller
@@ -66,7 +66,7 @@ def pytest_configure(config: pytest.Config) -> None:
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
-    from pytest_bizbench.controller import CONTROLLER
+    from pytest_bizbench.gate.controller import CONTROLLER
 
     controller = config.stash.get(CONTROLLER, None)
     if controller is not None:
@@ -86,7 +86,7 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
     if is_worker(config):
         summaries = run_state(config).predictions.summaries()
         if summaries:
-            from pytest_bizbench.payload import compact_json
+            from pytest_bizbench.cases.jsonio import compact_json
 
             # one ASCII JSON text: execnet refuses strings that are not UTF-8 (a lone
             # surrogate in a row id), and a refused message would lose the worker's end
@@ -98,8 +98,8 @@ def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Col
     patterns = run_state(parent.config).settings.case_patterns
     if not any(fnmatch.fnmatch(file_path.name, pattern) for pattern in patterns):
         return None
-    from pytest_bizbench.casekinds import kind_for
-    from pytest_bizbench.items import CaseFile
+    from pytest_bizbench.cases.kinds import kind_for
+    from pytest_bizbench.collect.items import CaseFile
 
     kind = kind_for(file_path)
     return None if kind is None else CaseFile.from_parent(parent, path=file_path, kind=kind)
@@ -123,8 +123,8 @@ def pytest_xdist_node_collection_finished(node: Any, ids: list[str]) -> None:
 
 @pytest.hookimpl(trylast=True)
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    from pytest_bizbench.registry import check_late_registrations
-    from pytest_bizbench.selection import narrow_questions
+    from pytest_bizbench.collect.selection import narrow_questions
+    from pytest_bizbench.run.registry import check_late_registrations
 
     narrow_questions(config, items)
     if is_worker(config):  # under xdist the controller checks (controller.py)
@@ -133,7 +133,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     check_late_registrations(config, state.registrars)
     patterns = state.settings.case_patterns  # a session of plain tests loads no items code
     if runs_items(config) and any(is_case_nodeid(i.nodeid, patterns) for i in items):
-        from pytest_bizbench.items import nothing_to_score
+        from pytest_bizbench.collect.items import nothing_to_score
 
         problem = nothing_to_score(config, items)
         if problem is not None:
@@ -149,7 +149,7 @@ def pytest_report_teststatus(
         return None
     if hasattr(report, "wasxfail") or not report.user_properties:  # xpassed: pytest's words
         return None  # and a plain test's report has no score
-    from pytest_bizbench.payload import find_note, find_score
+    from pytest_bizbench.run.payload import find_note, find_score
 
     score = find_score(report.user_properties)
     if score is None:
@@ -174,7 +174,7 @@ def pytest_runtest_makereport(
     excinfo = call.excinfo
     if call.when != "setup" or excinfo is None:
         return None
-    from pytest_bizbench.failure import CaseFailure
+    from pytest_bizbench.run.failure import CaseFailure
 
     if not isinstance(excinfo.value, CaseFailure):
         return None

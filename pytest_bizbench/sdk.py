@@ -15,8 +15,8 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, Literal, Protocol, TypeVar, cast, overload
 
 from pytest_bizbench.details import field_entries
-from pytest_bizbench.figures import is_number, mean
-from pytest_bizbench.stats import bootstrap_ci, mde, sign_flip_p
+from pytest_bizbench.maths.figures import is_number, mean
+from pytest_bizbench.maths.stats import bootstrap_ci, mde, sign_flip_p
 
 OPERATORS: tuple[str, ...] = (
     "eq",

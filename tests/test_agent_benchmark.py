@@ -7,10 +7,10 @@ from typing import Any
 
 import pytest
 
-from pytest_bizbench.agent_runs import AgentRuns, summarise
 from pytest_bizbench.benchmarks.agent_fs import AgentFs
 from pytest_bizbench.cases.agent import RunRecord
-from pytest_bizbench.config import AgentConfig
+from pytest_bizbench.gate.agent_runs import AgentRuns, summarise
+from pytest_bizbench.options.types import AgentConfig
 from pytest_bizbench.sdk import ExtendedDocument, ScoredDocument
 
 EXISTS_A = {"kind": "file_exists", "path": "a.txt"}

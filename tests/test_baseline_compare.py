@@ -7,9 +7,9 @@ from typing import Any, ClassVar
 import pytest
 
 from pytest_bizbench import BenchmarkPlugin, ScoredDocument
-from pytest_bizbench.baseline import Comparisons, Side, compare_sides, save_refusal
-from pytest_bizbench.gate import Completeness
-from pytest_bizbench.settings import BaselineOptions
+from pytest_bizbench.gate.baseline import Comparisons, Side, compare_sides, save_refusal
+from pytest_bizbench.options.settings import BaselineOptions
+from pytest_bizbench.report.records import Completeness
 
 
 class Direct(BenchmarkPlugin):

@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from pytest_bizbench.stats import (
+from pytest_bizbench.maths.stats import (
     BOOTSTRAP_SEED,
     MIN_RESAMPLES,
     RESAMPLES,

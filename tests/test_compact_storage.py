@@ -15,18 +15,24 @@ from typing import Any, ClassVar
 import pytest
 from bizhelpers import Suite, doc, jsonl
 
-from pytest_bizbench.aggregate import (
-    COMPRESS_FROM,
+from pytest_bizbench.benchmarks.field_accuracy import FieldAccuracy
+from pytest_bizbench.collect.items import CaseItem, pack
+from pytest_bizbench.gate.aggregate import (
     Aggregator,
-    ReportDocument,
     compute_metrics,
     reads_lazily,
     scored_documents,
 )
-from pytest_bizbench.benchmarks.field_accuracy import FieldAccuracy
-from pytest_bizbench.items import CaseItem, pack
-from pytest_bizbench.payload import MAX_ITEMS, SCORED, DocumentPayload, bounded_json, read_payload
-from pytest_bizbench.predictions import PredictionSource
+from pytest_bizbench.options.settings import PredictionSpec
+from pytest_bizbench.predict.sources import PredictionSource
+from pytest_bizbench.report.records import COMPRESS_FROM, ReportDocument
+from pytest_bizbench.run.payload import (
+    MAX_ITEMS,
+    SCORED,
+    DocumentPayload,
+    bounded_json,
+    read_payload,
+)
 from pytest_bizbench.sdk import (
     BenchmarkPlugin,
     ExtendedDocument,
@@ -34,7 +40,6 @@ from pytest_bizbench.sdk import (
     ScoredDocuments,
     by_id,
 )
-from pytest_bizbench.settings import PredictionSpec
 
 
 def test_items_keep_their_case_pickled_and_read_it_back_whole(suite: Suite) -> None:

@@ -13,9 +13,9 @@ import pytest
 from bizhelpers import Suite, doc, jsonl
 from test_baseline_e2e import build, comparison
 
-from pytest_bizbench.baseline import compare_reports
 from pytest_bizbench.cli import main
-from pytest_bizbench.settings import BaselineOptions
+from pytest_bizbench.gate.baseline import compare_reports
+from pytest_bizbench.options.settings import BaselineOptions
 
 ALL_PASS = {"c1": 1.0, "c2": 1.0, "c3": 1.0, "c4": 1.0}
 ONE_DROP = {"c1": 0.0, "c2": 1.0, "c3": 1.0, "c4": 1.0}  # c1 passed -> failed

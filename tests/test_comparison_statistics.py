@@ -10,10 +10,10 @@ from typing import Any
 import pytest
 from test_baseline_compare import Direct, doc, side
 
-from pytest_bizbench.baseline import Comparisons, compare_reports, compare_sides
+from pytest_bizbench.gate.baseline import Comparisons, compare_reports, compare_sides
+from pytest_bizbench.maths.stats import mcnemar_p
+from pytest_bizbench.options.settings import BaselineOptions
 from pytest_bizbench.report.tables import comparison_notes, comparison_table, detectability
-from pytest_bizbench.settings import BaselineOptions
-from pytest_bizbench.stats import mcnemar_p
 
 
 def outcome_doc(doc_id: str, score: float, *, mark: float = 0.5, **kwargs: Any) -> dict[str, Any]:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from pytest_bizbench.details import FieldEntry, field_entries, flat_entries
-from pytest_bizbench.failure import unscored_fields
+from pytest_bizbench.run.failure import unscored_fields
 from pytest_bizbench.scoring.ladder import FieldLadder, LadderConfig
 
 DECLARED = FieldEntry.__required_keys__ | FieldEntry.__optional_keys__

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pytest_bizbench.figures import fmt_number, is_number, mean, plural
+from pytest_bizbench.maths.figures import fmt_number, is_number, mean, plural
 
 
 def test_is_number_takes_ints_and_floats_but_not_bools_or_strings() -> None:

@@ -4,14 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from pytest_bizbench.gate import (
-    Completeness,
-    Threshold,
-    evaluate_thresholds,
-    gate_reasons,
-    parse_threshold,
-    resolve_metric,
-)
+from pytest_bizbench.gate.thresholds import evaluate_thresholds, gate_reasons, resolve_metric
+from pytest_bizbench.options.thresholds import Threshold, parse_threshold
+from pytest_bizbench.report.records import Completeness
 
 
 @pytest.mark.parametrize(

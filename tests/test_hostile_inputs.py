@@ -27,10 +27,10 @@ import pytest
 from bizhelpers import REPORT, Suite, doc, jsonl
 
 from pytest_bizbench.cli import main
-from pytest_bizbench.predcache import CachedPrediction, PredictionCache
-from pytest_bizbench.predictions import PredictionSource
+from pytest_bizbench.options.settings import PredictionSpec
+from pytest_bizbench.predict.cache import CachedPrediction, PredictionCache
+from pytest_bizbench.predict.sources import PredictionSource
 from pytest_bizbench.report.json_report import write_report
-from pytest_bizbench.settings import PredictionSpec
 
 CANARY = "CANARY-13-never-shown"
 TIMEOUT = 60  # seconds; a blocking read would exceed it and fail the test
@@ -367,7 +367,8 @@ def test_a_prediction_file_is_read_once_however_many_cases_ask(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     reads: list[Path] = []
-    from pytest_bizbench import predictions, safeio
+    from pytest_bizbench.io import files as safeio
+    from pytest_bizbench.predict import sources as predictions
 
     original = safeio.read_regular
 
@@ -663,7 +664,7 @@ def test_a_merge_that_fails_inside_never_exits_0(
     def broken(*args: object) -> object:
         raise RuntimeError("a bug inside the merge")
 
-    monkeypatch.setattr("pytest_bizbench.merge.merge", broken)
+    monkeypatch.setattr("pytest_bizbench.gate.merge.merge", broken)
     monkeypatch.chdir(tmp_path)
     assert main(["merge", str(shard), "-o", str(tmp_path / "m.json")]) == 2
     assert not (tmp_path / "m.json").exists()
@@ -676,7 +677,7 @@ def test_the_failed_gate_shows_a_baselines_text_escaped() -> None:
 
     from _pytest._io import TerminalWriter
 
-    from pytest_bizbench.gate_outcome import GateFailure
+    from pytest_bizbench.gate.outcome import GateFailure
 
     failure = GateFailure(("version 1.0\x1b[2K\r\x1b[32mALL GOOD\x1b[0m\nforged", "b/m\u202e"))
     out = StringIO()
@@ -689,7 +690,7 @@ def test_the_failed_gate_shows_a_baselines_text_escaped() -> None:
 
 
 def test_html_shows_controls_and_direction_overrides_as_escapes() -> None:
-    from pytest_bizbench.escape import html_text
+    from pytest_bizbench.io.escape import html_text
 
     assert html_text("m\x1b[31m\u202eevil\x00<b>\n") == ("m\\x1b[31m\\u202eevil\\x00&lt;b&gt;\\x0a")
 

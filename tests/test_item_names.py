@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from pytest_bizbench.items import item_name, parse_item_name
+from pytest_bizbench.collect.items import item_name, parse_item_name
 
 
 @pytest.mark.parametrize(

@@ -15,8 +15,8 @@ import pytest
 
 import pytest_bizbench
 from pytest_bizbench.benchmarks import BUILTINS, BuiltinSpec
-from pytest_bizbench.casekinds import KIND_SPECS, KindSpec, load_kind
-from pytest_bizbench.registry import Registry
+from pytest_bizbench.cases.kinds import KIND_SPECS, KindSpec, load_kind
+from pytest_bizbench.run.registry import Registry
 from pytest_bizbench.sdk import BenchmarkPlugin
 
 PACKAGE = Path(pytest_bizbench.__file__).parent
@@ -97,6 +97,79 @@ def test_no_import_cycle_among_package_modules() -> None:
     assert _cycle(graph) is None
 
 
+#: the stages from the top of the flow to the bottom: a module imports only from
+#: its own stage or one below it (lazy imports inside functions included)
+STAGES: tuple[tuple[str, ...], ...] = (
+    ("cli", "plugin"),
+    ("scaffold", "hookspecs"),
+    ("gate",),  # the controller's end of the run, shared with `bizbench merge`
+    ("collect",),
+    ("report",),
+    ("run",),
+    ("predict",),
+    ("benchmarks",),
+    ("cases",),
+    ("scoring",),
+    ("options",),
+    ("sdk",),
+    ("details",),
+    ("maths", "io", "lazy"),
+)
+#: what may sit directly in the package: the entry points, the hooks and the public API
+TOP_LEVEL = {"__init__", "cli", "plugin", "scaffold", "hookspecs", "sdk", "details", "lazy"}
+
+
+def _stage(module: str) -> int:
+    name = module.split(".")[1]
+    return next(rank for rank, stage in enumerate(STAGES) if name in stage)
+
+
+def _all_imports(path: Path, modules: set[str]) -> set[str]:
+    """Every package module `path` imports, at any depth of its code."""
+    found: set[str] = set()
+    name = _module_name(path)
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found.update(a.name for a in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                parts = package.split(".")[: len(package.split(".")) - node.level + 1]
+                base = ".".join([*parts, base] if base else parts)
+            found.add(base)
+            found.update(f"{base}.{a.name}" for a in node.names)
+    return {m for m in found if m in modules and m != name}
+
+
+def test_the_package_holds_only_entry_points_hooks_and_the_public_api() -> None:
+    top = {p.stem for p in PACKAGE.glob("*.py")}
+    assert top <= TOP_LEVEL
+    stages = {name for stage in STAGES for name in stage}
+    subpackages = {p.parent.name for p in PACKAGE.glob("*/__init__.py")}
+    assert subpackages <= stages
+
+
+def test_imports_point_down_the_flow() -> None:
+    """The root package (`__version__`, the lazy public names) is everyone's parent
+    and exempt; every other import goes to the module's own stage or below it."""
+    files = sorted(PACKAGE.rglob("*.py"))
+    modules = {_module_name(f) for f in files} - {"pytest_bizbench"}
+    upward = [
+        f"{_module_name(f)} -> {target}"
+        for f in files
+        if _module_name(f) != "pytest_bizbench"
+        for target in sorted(_all_imports(f, modules))
+        if _stage(target) < _stage(_module_name(f))
+    ]
+    assert upward == []
+
+
+def test_the_direction_check_sees_an_upward_import() -> None:
+    assert _stage("pytest_bizbench.scoring.ladder") > _stage("pytest_bizbench.run.evaluate")
+    assert _stage("pytest_bizbench.gate.verdict") < _stage("pytest_bizbench.report.records")
+
+
 def _fresh_modules(code: str) -> set[str]:
     """The modules loaded after running `code` in a new interpreter."""
     script = f"{code}\nimport json, sys\nprint(json.dumps(sorted(sys.modules)))"
@@ -128,29 +201,36 @@ def _unwanted() -> set[str]:
 #: wait for a case)
 HELP_MODULES = {
     "pytest_bizbench",
-    "pytest_bizbench.config",
-    "pytest_bizbench.controller",
+    "pytest_bizbench.gate",
+    "pytest_bizbench.gate.controller",
     "pytest_bizbench.hookspecs",
-    "pytest_bizbench.interrupt",
     "pytest_bizbench.lazy",
-    "pytest_bizbench.llm",
-    "pytest_bizbench.llm.options",
+    "pytest_bizbench.options",
+    "pytest_bizbench.options.llm",
+    "pytest_bizbench.options.settings",
+    "pytest_bizbench.options.table",
+    "pytest_bizbench.options.types",
     "pytest_bizbench.plugin",
-    "pytest_bizbench.runstate",
-    "pytest_bizbench.settings",
+    "pytest_bizbench.run",
+    "pytest_bizbench.run.interrupt",
+    "pytest_bizbench.run.state",
 }
 #: and a session without case files: the registry's table and the prediction
 #: sources (options are checked at session start, a bad one is a usage error in
 #: every session; their readers wait for a file to read), and the search for
 #: agent-run files, which make no items
 SESSION_MODULES = HELP_MODULES | {
-    "pytest_bizbench.agent_runs",
     "pytest_bizbench.benchmarks",
-    "pytest_bizbench.casekinds",
-    "pytest_bizbench.figures",
-    "pytest_bizbench.predictions",
-    "pytest_bizbench.registry",
-    "pytest_bizbench.selection",
+    "pytest_bizbench.cases",
+    "pytest_bizbench.cases.kinds",
+    "pytest_bizbench.collect",
+    "pytest_bizbench.collect.selection",
+    "pytest_bizbench.gate.agent_runs",
+    "pytest_bizbench.maths",
+    "pytest_bizbench.maths.figures",
+    "pytest_bizbench.predict",
+    "pytest_bizbench.predict.sources",
+    "pytest_bizbench.run.registry",
 }
 
 

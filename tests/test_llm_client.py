@@ -10,9 +10,15 @@ from typing import Any
 import pytest
 from llmstub import Failure, Stub
 
-from pytest_bizbench.llm.client import LLMAuthError, LLMClient, LLMError, retry_after, shown_url
-from pytest_bizbench.llm.options import LLMOptions
-from pytest_bizbench.predcache import PredictionCache
+from pytest_bizbench.options.llm import LLMOptions
+from pytest_bizbench.predict.cache import PredictionCache
+from pytest_bizbench.predict.llm.client import (
+    LLMAuthError,
+    LLMClient,
+    LLMError,
+    retry_after,
+    shown_url,
+)
 
 KEY = "sk-test-SECRET-0042"
 

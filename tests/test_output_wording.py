@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from pytest_bizbench.aggregate import last_line
 from pytest_bizbench.cli import main
+from pytest_bizbench.gate.aggregate import last_line
 
 README = Path(__file__).resolve().parent.parent / "README.md"
 GROUND_TRUTH = '{"id": "%s", "ground_truth": {"x": 1}, "extracted_fields": {"x": 1}}\n'

@@ -14,12 +14,12 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pytest_bizbench.aggregate import Aggregator, metrics_by_benchmark
 from pytest_bizbench.benchmarks.field_accuracy import FieldAccuracy
-from pytest_bizbench.gate import Completeness
-from pytest_bizbench.payload import SCORED, DocumentPayload, jsonable
-from pytest_bizbench.registry import Registry
+from pytest_bizbench.gate.aggregate import Aggregator, metrics_by_benchmark
 from pytest_bizbench.report.json_report import RunResult, build_report, dumps
+from pytest_bizbench.report.records import Completeness
+from pytest_bizbench.run.payload import SCORED, DocumentPayload, jsonable
+from pytest_bizbench.run.registry import Registry
 from pytest_bizbench.sdk import ExtendedDocument
 
 FAST = settings(max_examples=60, deadline=None)

@@ -9,7 +9,7 @@ import pytest
 from pytest_bizbench import ExtendedDocument, Judge, ScoredDocument
 from pytest_bizbench.benchmarks.qa_answer import QAAnswer
 from pytest_bizbench.cases.qa import FINANCEBENCH, GENERIC
-from pytest_bizbench.stats import percentile
+from pytest_bizbench.maths.stats import percentile
 
 QUESTION = "What is the FY2022 capex (in USD millions)?"
 

@@ -7,13 +7,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import overload
 
-from pytest_bizbench.aggregate import ReportDocument
-from pytest_bizbench.gate import Completeness
-from pytest_bizbench.payload import SCORED, DocumentPayload
-from pytest_bizbench.registry import Registry
 from pytest_bizbench.report.json_report import RunResult, build_report
 from pytest_bizbench.report.model import Detail, report_view
+from pytest_bizbench.report.records import Completeness, ReportDocument
 from pytest_bizbench.report.stream import Documents, pieces
+from pytest_bizbench.run.payload import SCORED, DocumentPayload
+from pytest_bizbench.run.registry import Registry
 
 
 class Seen(Sequence[ReportDocument]):

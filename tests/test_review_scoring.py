@@ -12,7 +12,7 @@ from pytest_bizbench.benchmarks.review_assessment import (
     read_verdict,
 )
 from pytest_bizbench.benchmarks.review_retrieval import ReviewRetrieval
-from pytest_bizbench.config import ReviewConfig
+from pytest_bizbench.options.types import ReviewConfig
 from pytest_bizbench.scoring.passages import (
     BROAD,
     EXACT,

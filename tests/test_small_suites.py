@@ -13,11 +13,11 @@ from bizhelpers import Suite
 from test_baseline_compare import Direct, scores_side
 from test_baseline_e2e import build, comparison
 
-from pytest_bizbench.aggregate import _holm_over_pairs
-from pytest_bizbench.baseline import Side, compare_sides
 from pytest_bizbench.cli import main
+from pytest_bizbench.gate.aggregate import _holm_over_pairs
+from pytest_bizbench.gate.baseline import Side, compare_sides
+from pytest_bizbench.options.settings import BaselineOptions
 from pytest_bizbench.report.tables import verdict_text
-from pytest_bizbench.settings import BaselineOptions
 
 STRICT = BaselineOptions(require_significance=True)
 

@@ -12,15 +12,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from pytest_bizbench.scoring.passk import (
-    flaky_cases,
-    flaky_message,
-    pass_at_k,
-    pass_hat_k,
-    sample_details,
-    sample_metrics,
-)
-from pytest_bizbench.stats import (
+from pytest_bizbench.maths.stats import (
     Clustered,
     Detectable,
     clustered,
@@ -32,6 +24,14 @@ from pytest_bizbench.stats import (
     sign_flip_p,
     t_cdf,
     t_quantile,
+)
+from pytest_bizbench.scoring.passk import (
+    flaky_cases,
+    flaky_message,
+    pass_at_k,
+    pass_hat_k,
+    sample_details,
+    sample_metrics,
 )
 
 

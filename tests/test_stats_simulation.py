@@ -20,7 +20,7 @@ from typing import Any
 
 import pytest
 
-from pytest_bizbench.stats import GRID_BITS, clustered, mde, sign_flip_p, t_quantile
+from pytest_bizbench.maths.stats import GRID_BITS, clustered, mde, sign_flip_p, t_quantile
 
 np = pytest.importorskip("numpy")
 

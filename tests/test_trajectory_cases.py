@@ -9,7 +9,7 @@ from bizhelpers import Suite
 
 from pytest_bizbench.cases.model import CaseError
 from pytest_bizbench.cases.trajectory import Iteration, TrajectoryCase, load_trajectory
-from pytest_bizbench.config import TrajectoryConfig
+from pytest_bizbench.options.types import TrajectoryConfig
 
 CAP = 1_000_000
 

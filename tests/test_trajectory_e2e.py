@@ -10,11 +10,11 @@ from typing import Any
 import pytest
 from bizhelpers import Suite, jsonl
 
-from pytest_bizbench.baseline import compare_reports
+from pytest_bizbench.gate.baseline import compare_reports
+from pytest_bizbench.options.settings import BaselineOptions
 from pytest_bizbench.report.html import render_html
 from pytest_bizbench.report.markdown import render_markdown
 from pytest_bizbench.report.reader import recorded_registry
-from pytest_bizbench.settings import BaselineOptions
 
 BENCH = "trajectory"
 

@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from pytest_bizbench.config import AgentConfig
-from pytest_bizbench.figures import fmt_number, mean
+from pytest_bizbench.maths.figures import fmt_number, mean
+from pytest_bizbench.options.types import AgentConfig
 from pytest_bizbench.scoring.fs_assertions import (
     Limits,
     grade_workspace,
@@ -32,7 +32,7 @@ from pytest_bizbench.sdk import (
 
 if TYPE_CHECKING:
     from pytest_bizbench.benchmarks import ModelRungs
-    from pytest_bizbench.settings import Settings
+    from pytest_bizbench.options.settings import Settings
 
 NO_WORKSPACE = "no workspace"
 MAX_TASK_ROWS = 20  # changed tasks shown in the B-A table; the report has them all

@@ -12,7 +12,7 @@ from pytest_bizbench.sdk import BenchmarkPlugin, ExtendedDocument, ScoredDocumen
 
 if TYPE_CHECKING:
     from pytest_bizbench.benchmarks import ModelRungs
-    from pytest_bizbench.settings import Settings
+    from pytest_bizbench.options.settings import Settings
 
 SUB_SCORES = ("completeness", "correctness", "quality")
 NO_MODEL_RUNGS_NOTE = "scoring used exact+fuzzy only"

@@ -28,7 +28,8 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from pytest_bizbench.cases.qa import FINANCEBENCH
-from pytest_bizbench.figures import mean
+from pytest_bizbench.maths.figures import mean
+from pytest_bizbench.maths.stats import percentile
 from pytest_bizbench.scoring import Embedder, JudgeFn
 from pytest_bizbench.scoring.answers import grade
 from pytest_bizbench.scoring.judge import checked_grade
@@ -43,11 +44,10 @@ from pytest_bizbench.scoring.refusal import (
 )
 from pytest_bizbench.scoring.text import cosine
 from pytest_bizbench.sdk import BenchmarkPlugin, ExtendedDocument, ScoredDocument, by_id
-from pytest_bizbench.stats import percentile
 
 if TYPE_CHECKING:
     from pytest_bizbench.benchmarks import ModelRungs
-    from pytest_bizbench.settings import Settings
+    from pytest_bizbench.options.settings import Settings
 
 CORRECT_AT = 0.5
 NO_MODEL_RUNGS_NOTE = "scoring used the answer rules only (no embedding or judge hook)"

@@ -25,14 +25,14 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from pytest_bizbench.cases.golden import PRIMARY, SUPPORTING, evidence_parts
-from pytest_bizbench.config import PassageThresholds
-from pytest_bizbench.figures import fmt_number, mean
+from pytest_bizbench.maths.figures import fmt_number, mean
+from pytest_bizbench.options.types import PassageThresholds
 from pytest_bizbench.scoring.passages import classify, passage_text
 from pytest_bizbench.sdk import BenchmarkPlugin, ExtendedDocument, ScoredDocument, by_id
 
 if TYPE_CHECKING:
     from pytest_bizbench.benchmarks import ModelRungs
-    from pytest_bizbench.settings import Settings
+    from pytest_bizbench.options.settings import Settings
 
 ORDINAL = {"yes": 2, "partial": 1, "no": 0}
 NOT_APPLICABLE = "not_applicable"

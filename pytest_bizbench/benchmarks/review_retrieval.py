@@ -19,8 +19,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from pytest_bizbench.cases.golden import evidence_parts
-from pytest_bizbench.config import ReviewConfig
-from pytest_bizbench.figures import mean
+from pytest_bizbench.maths.figures import mean
+from pytest_bizbench.options.types import ReviewConfig
 from pytest_bizbench.scoring.passages import (
     CATEGORIES,
     HITS,
@@ -40,7 +40,7 @@ from pytest_bizbench.sdk import (
 
 if TYPE_CHECKING:
     from pytest_bizbench.benchmarks import ModelRungs
-    from pytest_bizbench.settings import Settings
+    from pytest_bizbench.options.settings import Settings
 
 
 class ReviewRetrieval(BenchmarkPlugin):

@@ -20,13 +20,13 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from pytest_bizbench.cases.model import content_hash
-from pytest_bizbench.config import TrajectoryConfig
-from pytest_bizbench.figures import is_number, mean
+from pytest_bizbench.maths.figures import is_number, mean
+from pytest_bizbench.options.types import TrajectoryConfig
 from pytest_bizbench.sdk import BenchmarkPlugin, ExtendedDocument, ScoredDocument, by_id
 
 if TYPE_CHECKING:
     from pytest_bizbench.benchmarks import ModelRungs
-    from pytest_bizbench.settings import Settings
+    from pytest_bizbench.options.settings import Settings
 
 # per-trajectory numbers whose mean over trajectories is a metric of the same name
 MEANS = ("first", "best", "improvement", "steps_to_best", "repeat_rate")

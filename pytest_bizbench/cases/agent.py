@@ -25,8 +25,8 @@ from typing import Any
 
 import regex
 
-from pytest_bizbench.casekinds import RUNS_SUFFIX as RUNS_SUFFIX  # noqa: PLC0414
-from pytest_bizbench.config import LoadOptions, RunFields
+from pytest_bizbench.cases.kinds import RUNS_SUFFIX as RUNS_SUFFIX  # noqa: PLC0414
+from pytest_bizbench.options.types import LoadOptions, RunFields
 from pytest_bizbench.scoring.fs_assertions import KNOWN_KINDS
 from pytest_bizbench.sdk import ExtendedDocument
 

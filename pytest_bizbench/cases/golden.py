@@ -33,7 +33,7 @@ from typing import Any
 
 import yaml
 
-from pytest_bizbench.config import LoadOptions
+from pytest_bizbench.options.types import LoadOptions
 from pytest_bizbench.sdk import ExtendedDocument
 
 from .checks import describe, type_name

@@ -19,7 +19,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any, TypeAlias
 
-from pytest_bizbench.config import LoadOptions
+from pytest_bizbench.options.types import LoadOptions
 from pytest_bizbench.sdk import ExtendedDocument
 
 from .checks import describe, id_problem, is_case_id, min_score_of, type_name

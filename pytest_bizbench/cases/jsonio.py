@@ -12,7 +12,7 @@ from itertools import accumulate
 from pathlib import Path
 from typing import Any, NoReturn
 
-from pytest_bizbench.safeio import UnsafeInputError, read_regular
+from pytest_bizbench.io.files import UnsafeInputError, read_regular
 
 MAX_DEPTH = 64
 TOO_DEEP = f"nesting deeper than {MAX_DEPTH} levels"
@@ -183,3 +183,13 @@ _DECODER = json.JSONDecoder(
     parse_int=_float_sized_int,
     parse_constant=_reject_constant,
 )
+
+
+def compact_json(value: Any) -> str:
+    """JSON text without spaces, ASCII (a lone surrogate crosses between processes escaped);
+    raises ValueError for NaN, TypeError for what is not JSON."""
+    return _COMPACT.encode(value)
+
+
+# built once: `json.dumps` with options builds an encoder per call, twice per item
+_COMPACT = json.JSONEncoder(allow_nan=False, separators=(",", ":"))

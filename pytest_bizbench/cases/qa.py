@@ -35,7 +35,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from pytest_bizbench.config import LoadOptions
+from pytest_bizbench.options.types import LoadOptions
 from pytest_bizbench.sdk import ExtendedDocument
 
 from .checks import describe, min_score_of, type_name

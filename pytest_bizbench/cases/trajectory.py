@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pytest_bizbench.config import LoadOptions, TrajectoryConfig
+from pytest_bizbench.options.types import LoadOptions, TrajectoryConfig
 from pytest_bizbench.sdk import ExtendedDocument
 
 from .checks import describe, dig, type_name

@@ -10,11 +10,11 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from pytest_bizbench.escape import html_text
-from pytest_bizbench.figures import fmt_number as _num
-from pytest_bizbench.figures import is_number
-from pytest_bizbench.registry import Registry
+from pytest_bizbench.io.escape import html_text
+from pytest_bizbench.maths.figures import fmt_number as _num
+from pytest_bizbench.maths.figures import is_number
 from pytest_bizbench.report.model import Block, Chart, Detail, report_view
+from pytest_bizbench.run.registry import Registry
 
 PALETTE = ("#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#76b7b2", "#b07aa1", "#9c755f")
 VERDICT_CLASS = {

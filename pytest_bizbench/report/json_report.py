@@ -10,12 +10,11 @@ from pathlib import Path
 from typing import Any
 
 from pytest_bizbench import __version__
-from pytest_bizbench.aggregate import ReportDocument
-from pytest_bizbench.escape import SURROGATE, json_escaped
-from pytest_bizbench.gate import Completeness, ThresholdResult
-from pytest_bizbench.registry import Registry, fingerprint, scoring_config_of
+from pytest_bizbench.io.escape import SURROGATE, json_escaped
+from pytest_bizbench.io.files import require_writable_target
+from pytest_bizbench.report.records import Completeness, ReportDocument, ThresholdResult
 from pytest_bizbench.report.stream import Documents, pieces
-from pytest_bizbench.safeio import require_writable_target
+from pytest_bizbench.run.registry import Registry, fingerprint, scoring_config_of
 from pytest_bizbench.scoring.passk import flaky_cases
 
 SCHEMA_VERSION = 1

@@ -8,11 +8,11 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from pytest_bizbench.escape import markdown_text
-from pytest_bizbench.registry import Registry
+from pytest_bizbench.io.escape import markdown_text
+from pytest_bizbench.io.files import append_regular
 from pytest_bizbench.report.model import Block, Detail, report_view
 from pytest_bizbench.report.tables import Table
-from pytest_bizbench.safeio import append_regular
+from pytest_bizbench.run.registry import Registry
 
 STEP_SUMMARY_ENV = "GITHUB_STEP_SUMMARY"
 

@@ -15,9 +15,7 @@ from dataclasses import dataclass
 from enum import IntEnum
 from typing import Any, Literal
 
-from pytest_bizbench.failure import failed_checks, failing_fields, unscored_fields
-from pytest_bizbench.figures import is_number
-from pytest_bizbench.registry import Registry
+from pytest_bizbench.maths.figures import is_number
 from pytest_bizbench.report.tables import (
     Report,
     Table,
@@ -35,6 +33,8 @@ from pytest_bizbench.report.tables import (
     threshold_table,
     worst_table,
 )
+from pytest_bizbench.run.failure import failed_checks, failing_fields, unscored_fields
+from pytest_bizbench.run.registry import Registry
 
 # rows a table keeps in the short terminal section before "… N more (-v)"
 SHORT_ROWS = 8

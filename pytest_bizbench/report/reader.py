@@ -11,14 +11,13 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from pytest_bizbench.aggregate import ReportDocument
 from pytest_bizbench.benchmarks import BUILTINS
 from pytest_bizbench.cases.jsonio import InputError, parse_json
-from pytest_bizbench.gate import Completeness
-from pytest_bizbench.registry import Registry
+from pytest_bizbench.io.files import UnsafeInputError, read_regular
 from pytest_bizbench.report.json_report import SCHEMA_VERSION
+from pytest_bizbench.report.records import Completeness, ReportDocument
 from pytest_bizbench.report.shape import key_path, report_problem
-from pytest_bizbench.safeio import UnsafeInputError, read_regular
+from pytest_bizbench.run.registry import Registry
 from pytest_bizbench.sdk import BenchmarkPlugin
 
 # Far above any report a suite writes (about 1 KB a document), far below what

@@ -15,7 +15,7 @@ import json
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from pytest_bizbench.aggregate import ReportDocument
+from pytest_bizbench.report.records import ReportDocument
 from pytest_bizbench.sdk import LazySequence
 
 

@@ -5,11 +5,11 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from pytest_bizbench.aggregate import FAILED, PASSED
-from pytest_bizbench.figures import is_number
-from pytest_bizbench.payload import ERROR
-from pytest_bizbench.registry import Registry
-from pytest_bizbench.stats import MIN_SIGNIFICANT_CASES
+from pytest_bizbench.maths.figures import is_number
+from pytest_bizbench.maths.stats import MIN_SIGNIFICANT_CASES
+from pytest_bizbench.report.records import FAILED, PASSED
+from pytest_bizbench.run.payload import ERROR
+from pytest_bizbench.run.registry import Registry
 
 # metrics shown next to the headline, where a benchmark reports them
 COMPONENTS = (

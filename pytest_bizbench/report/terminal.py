@@ -9,10 +9,10 @@ from typing import Any
 
 import pytest
 
-from pytest_bizbench.escape import terminal_text
-from pytest_bizbench.registry import Registry
+from pytest_bizbench.io.escape import terminal_text
 from pytest_bizbench.report.model import Block, Detail, report_view
 from pytest_bizbench.report.tables import Table
+from pytest_bizbench.run.registry import Registry
 
 
 def text_table(table: Table) -> list[str]:

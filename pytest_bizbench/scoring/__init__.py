@@ -7,11 +7,11 @@ from typing import TYPE_CHECKING, Any
 from pytest_bizbench.lazy import lazy_export
 
 if TYPE_CHECKING:
-    from pytest_bizbench.config import LadderConfig
+    from pytest_bizbench.options.types import LadderConfig
     from pytest_bizbench.scoring.ladder import Embedder, FieldLadder, JudgeFn
 
 _EXPORTS = {
-    "LadderConfig": "pytest_bizbench.config",
+    "LadderConfig": "pytest_bizbench.options.types",
     "Embedder": "pytest_bizbench.scoring.ladder",
     "FieldLadder": "pytest_bizbench.scoring.ladder",
     "JudgeFn": "pytest_bizbench.scoring.ladder",

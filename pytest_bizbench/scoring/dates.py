@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from datetime import date, datetime
 
-from pytest_bizbench.config import ORDERS
+from pytest_bizbench.options.types import ORDERS
 
 _MONTH_NAMES = (
     "january",

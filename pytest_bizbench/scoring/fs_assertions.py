@@ -19,7 +19,7 @@ from typing import Any
 
 import regex
 
-from pytest_bizbench.safeio import UnsafeInputError, read_regular, resolve_inside
+from pytest_bizbench.io.files import UnsafeInputError, read_regular, resolve_inside
 
 KNOWN_KINDS = (
     "file_exists",

@@ -19,8 +19,8 @@ from typing import Any, cast
 
 from rapidfuzz import fuzz
 
-from pytest_bizbench.config import LadderConfig
 from pytest_bizbench.details import FieldEntry
+from pytest_bizbench.options.types import LadderConfig
 from pytest_bizbench.scoring.compare import (
     date_closeness,
     digit_runs,

@@ -29,7 +29,7 @@ from typing import Any
 
 from rapidfuzz import fuzz
 
-from pytest_bizbench.config import PassageThresholds
+from pytest_bizbench.options.types import PassageThresholds
 
 from .text import normalize
 

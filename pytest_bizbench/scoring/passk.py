@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from pytest_bizbench.figures import mean
+from pytest_bizbench.maths.figures import mean
 
 
 def _check(name: str, n: int, c: int, k: int) -> None:

@@ -1,0 +1,220 @@
+"""`bizbench merge`: reports of CI shards -> the report one run of every shard gives.
+
+Saved documents go back through the aggregator and `judging.conclude`, the
+code a live run uses, with the benchmarks, thresholds and baseline of the
+pytest configuration in the current directory. Metrics are recomputed by each
+benchmark's own `compute()`, never averaged from the shards' metrics, so a
+median or a rule slice comes out exactly as in a single run.
+"""
+
+from __future__ import annotations
+
+import json
+import platform
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from pytest_bizbench import __version__
+from pytest_bizbench.gate.agent_runs import AgentRuns, collect_agent_runs
+from pytest_bizbench.gate.aggregate import Aggregator
+from pytest_bizbench.gate.baseline import load_baseline
+from pytest_bizbench.gate.verdict import conclude, finish
+from pytest_bizbench.options.thresholds import check_threshold_names
+from pytest_bizbench.report import RunResult
+from pytest_bizbench.report.reader import completeness_of, report_documents
+from pytest_bizbench.report.records import Completeness
+from pytest_bizbench.report.tables import summary_table
+from pytest_bizbench.report.terminal import text_table
+from pytest_bizbench.run.payload import ERROR
+from pytest_bizbench.run.registry import Registry, fingerprint
+from pytest_bizbench.run.state import MERGING, RunState, run_state
+
+SHOWN_OVERLAPS = 5
+
+
+class MergeRefused(Exception):
+    """Shards that cannot be one run: overlapping cases or different benchmarks."""
+
+
+@dataclass(frozen=True, slots=True)
+class Shard:
+    path: Path
+    report: Mapping[str, Any]
+
+
+def check_benchmarks(shards: Sequence[Shard], registry: Registry) -> None:
+    """Every shard scored with the benchmarks, versions and scoring configs of this run."""
+    for shard in shards:
+        tool = (shard.report.get("tool") or {}).get("version")
+        if tool != __version__:
+            raise MergeRefused(
+                f"{shard.path} was written by pytest-bizbench {tool}, this is {__version__}"
+            )
+        for name, entry in sorted(shard.report["benchmarks"].items()):
+            benchmark = registry.get(name)
+            if benchmark is None:
+                raise MergeRefused(
+                    f"{shard.path}: benchmark {name!r} is not registered here; run "
+                    "`bizbench merge` where the shards ran, with their pytest arguments after --"
+                )
+            here = (benchmark.version, fingerprint(benchmark))
+            there = (entry["version"], entry["fingerprint"])
+            if here != there:
+                raise MergeRefused(
+                    f"{shard.path}: benchmark {name!r} differs from this configuration "
+                    f"(version {there[0]}, fingerprint {there[1]}; here version {here[0]}, "
+                    f"fingerprint {here[1]}): shards must be scored the same way"
+                )
+
+
+@dataclass(slots=True)
+class _Merged:
+    aggregator: Aggregator = field(default_factory=Aggregator)
+    owner: dict[str, int] = field(default_factory=dict)
+    overlaps: list[str] = field(default_factory=list)
+
+    def claim(self, nodeid: str, shards: Sequence[Shard], index: int) -> bool:
+        """Whether this item is new; shard `index` brings it."""
+        first = self.owner.setdefault(nodeid, index)
+        if first != index:
+            self.overlaps.append(f"{nodeid} (in {shards[first].path} and {shards[index].path})")
+            return False
+        return True
+
+
+def merge_completeness(shards: Sequence[Shard], aggregator: Aggregator) -> Completeness:
+    parts = [completeness_of(shard.report) for shard in shards]
+    return Completeness(
+        filtered=any(p.filtered for p in parts),
+        collected=sum(p.collected for p in parts),
+        not_run=sum(p.not_run for p in parts),
+        interrupted=any(p.interrupted for p in parts),
+        scored=sum(1 for d in aggregator.documents.values() if d.outcome != ERROR),
+        errors=tuple(aggregator.error_list()),
+        missing=tuple(aggregator.missing()),
+    )
+
+
+def add_shared_error(aggregator: Aggregator, error: Mapping[str, Any]) -> None:
+    """An error that is not one item's, counted once however many shards met it."""
+    aggregator.errors["shared:" + json.dumps(error, sort_keys=True)] = dict(error)
+
+
+def merge_documents(shards: Sequence[Shard]) -> Aggregator:
+    """All shards' documents and errors in one aggregator; MergeRefused on overlap."""
+    merged = _Merged()
+    for index, shard in enumerate(shards):
+        for docs in report_documents(shard.report).values():
+            for doc in docs:
+                if merged.claim(doc.nodeid, shards, index):
+                    merged.aggregator.add_document(doc)
+        for error in (shard.report.get("completeness") or {}).get("errors") or ():
+            nodeid = str(error.get("nodeid"))
+            if "::" in nodeid:  # an item's error: it belongs to exactly one shard
+                if merged.claim(nodeid, shards, index):
+                    merged.aggregator.errors[nodeid] = dict(error)
+            else:  # a collection error (a conftest, a module) may hit every shard
+                add_shared_error(merged.aggregator, error)
+    if merged.overlaps:
+        shown = "; ".join(merged.overlaps[:SHOWN_OVERLAPS])
+        more = len(merged.overlaps) - SHOWN_OVERLAPS
+        raise MergeRefused(
+            f"shards overlap in {len(merged.overlaps)} items: {shown}"
+            + (f" and {more} more" if more > 0 else "")
+            + "; give each shard its own case files"
+        )
+    return merged.aggregator
+
+
+def _run_info(shards: Sequence[Shard]) -> dict[str, Any]:
+    runs = [shard.report.get("run") or {} for shard in shards]
+    starts = sorted(str(r["started_at"]) for r in runs if r.get("started_at"))
+    return {
+        "started_at": starts[0] if starts else None,
+        "duration_s": round(sum(float(r.get("duration_s") or 0.0) for r in runs), 3),
+        "workers": None,
+        "python": platform.python_version(),
+        "pytest": pytest.__version__,
+        "merged_from": [str(shard.path) for shard in shards],
+    }
+
+
+def merge(shards: Sequence[Shard], state: RunState, runs: AgentRuns) -> RunResult:
+    """The result one run over every shard's cases would have given.
+
+    Agent-run files make no items, so no shard document carries them: `runs` are
+    read again from the paths the merge was given, as a run over them would.
+    """
+    check_benchmarks(shards, state.registry)
+    models = sorted(
+        {m for s in shards for e in s.report["benchmarks"].values() for m in e["models"]}
+    )
+    try:
+        check_threshold_names(state.settings.thresholds, list(state.registry.names), models)
+    except ValueError as exc:
+        raise MergeRefused(str(exc)) from None
+    aggregator = merge_documents(shards)
+    for error in runs.errors.values():
+        add_shared_error(aggregator, error)
+    completeness = merge_completeness(shards, aggregator)
+    baseline = load_baseline(state.settings.baseline)
+    return conclude(
+        aggregator.by_benchmark(), completeness, state, baseline, _run_info(shards), runs=runs
+    )
+
+
+class MergeCommand:
+    """A pytest plugin that does the merge in place of running tests.
+
+    The session goes through configure, sessionstart, sessionfinish and unconfigure
+    like a run, so plugins and conftests see a whole session; pytest parses the
+    arguments, reads the ini file and loads the start-up conftests, so the merge sees
+    the benchmarks and options a run would. Nothing is collected and the
+    controller stands down (`MERGING`): this command writes the report.
+    """
+
+    def __init__(self, shards: Sequence[Shard], output: Path) -> None:
+        self.shards = shards
+        self.output = output
+        self.lines: list[str] = []
+        self.code: int | None = None  # None until the merge ran: pytest's status stands
+
+    def pytest_configure(self, config: pytest.Config) -> None:
+        config.stash[MERGING] = True
+
+    @pytest.hookimpl(tryfirst=True)
+    def pytest_collection(self, session: pytest.Session) -> bool:
+        return True  # the shards' documents are the items
+
+    @pytest.hookimpl(tryfirst=True)
+    def pytest_runtestloop(self, session: pytest.Session) -> bool:
+        self.code = self.run(session.config)
+        return True
+
+    @pytest.hookimpl(trylast=True)
+    def pytest_sessionfinish(self, session: pytest.Session) -> None:
+        if self.code is not None:  # an internal error keeps its own status
+            session.exitstatus = self.code
+
+    def run(self, config: pytest.Config) -> int:
+        state = run_state(config)
+        try:
+            result = merge(self.shards, state, collect_agent_runs(config, state))
+        except (MergeRefused, pytest.UsageError) as exc:
+            self.lines.append(f"bizbench merge: {exc}")
+            return 2
+        end = finish(result, state.registry, state.settings.baseline, self.output)
+        if end.report_error is None:
+            self.lines.append(f"merged {len(self.shards)} shards into {self.output}")
+        self.lines += [
+            *text_table(summary_table(end.report)),
+            "bizbench gate: passed" if end.passed else "bizbench gate: FAILED",
+            *(f"  {reason}" for reason in end.result.reasons),
+        ]
+        if end.saved_baseline is not None:
+            self.lines.append(f"bizbench: {end.saved_baseline[1]}")
+        return 0 if end.passed else 1

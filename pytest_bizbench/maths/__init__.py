@@ -1,0 +1,1 @@
+"""Numbers as every stage formats them, and the statistics of comparisons."""

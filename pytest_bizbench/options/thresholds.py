@@ -1,0 +1,72 @@
+"""A gate threshold as written on the command line or in the ini file."""
+
+from __future__ import annotations
+
+import difflib
+import math
+import re
+from collections.abc import Collection, Iterable, Sequence
+from dataclasses import dataclass
+
+_THRESHOLD = re.compile(r"^\s*(?P<target>[^<>=]+?)\s*(?P<op>>=|<=|>|<)\s*(?P<value>[^<>=\s]+)\s*$")
+# a number as written in a config file: ASCII digits, no `_` (which `float` takes)
+_NUMBER = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?", re.ASCII)
+
+
+@dataclass(frozen=True, slots=True)
+class Threshold:
+    """`BENCH[:MODEL]:METRIC OP VALUE`; `model` None means every model."""
+
+    benchmark: str
+    model: str | None
+    metric: str
+    op: str
+    value: float
+    text: str
+
+
+def parse_threshold(text: str) -> Threshold:
+    """Parse one threshold; ValueError says what is wrong and shows the syntax."""
+    syntax = "expected BENCH[:MODEL]:METRIC OP VALUE with OP one of >= > <= <"
+    match = _THRESHOLD.match(text)
+    if not match:
+        raise ValueError(f"bad threshold {text!r}: {syntax}")
+    parts = [p.strip() for p in match["target"].split(":")]
+    if len(parts) not in (2, 3) or not all(parts):
+        raise ValueError(f"bad threshold {text!r}: {syntax}")
+    if not _NUMBER.fullmatch(match["value"]):
+        raise ValueError(f"bad threshold {text!r}: {match['value']!r} is not a number")
+    value = float(match["value"])
+    if not math.isfinite(value):
+        raise ValueError(f"bad threshold {text!r}: the value must be finite")
+    benchmark, model, metric = (parts[0], None, parts[1]) if len(parts) == 2 else parts
+    return Threshold(benchmark, model, metric, match["op"], value, text.strip())
+
+
+def _closest(name: str, known: Sequence[str]) -> str:
+    close = difflib.get_close_matches(name, known, n=1, cutoff=0.6)
+    return f"; did you mean {close[0]!r}?" if close else f" (known: {', '.join(known)})"
+
+
+def check_threshold_names(
+    thresholds: Iterable[Threshold],
+    benchmarks: Sequence[str],
+    models: Sequence[str],
+    any_model: Collection[str] = (),
+) -> None:
+    """Raise ValueError for a threshold naming an unknown benchmark or model, before
+    anything runs: a typo must not turn a gate off after an hour of model calls. The
+    models of `any_model` benchmarks are named by their cases (trajectories), so are
+    known only once they ran: a threshold of theirs that names a model no case had
+    fails with "no such model" then."""
+    for t in thresholds:
+        if t.benchmark not in benchmarks:
+            raise ValueError(
+                f"threshold {t.text!r}: no benchmark {t.benchmark!r} is registered"
+                + _closest(t.benchmark, sorted(benchmarks))
+            )
+        if t.model is not None and t.model not in models and t.benchmark not in any_model:
+            raise ValueError(
+                f"threshold {t.text!r}: no model {t.model!r} in this run's predictions"
+                + _closest(t.model, list(models))
+            )

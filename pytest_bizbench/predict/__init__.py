@@ -1,0 +1,2 @@
+"""Where a case's prediction comes from: prediction files, the case itself, the live
+hook or model, and the cache."""
