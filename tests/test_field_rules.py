@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from pytest_bizbench.benchmarks.field_accuracy import FieldAccuracy
 from pytest_bizbench.scoring import FieldLadder, LadderConfig
 from pytest_bizbench.scoring.pairing import pair_items
-from pytest_bizbench.scoring.rules import RulesError, parse_rules
+from pytest_bizbench.options.field_rules import RulesError, parse_rules
 
 
 def rated(rules: dict[str, Any], expected: Any, actual: Any, name: str = "f") -> dict[str, Any]:

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from pytest_bizbench.scoring import FieldLadder, LadderConfig
 from pytest_bizbench.scoring.ladder import COUNT_KEYS
-from pytest_bizbench.scoring.rules import FieldRules, RulesError, parse_rules
+from pytest_bizbench.options.field_rules import FieldRules, RulesError, parse_rules
 from pytest_bizbench.sdk import BenchmarkPlugin, ExtendedDocument, ScoredDocument, by_id
 
 if TYPE_CHECKING:
@@ -23,7 +23,7 @@ class FieldAccuracy(BenchmarkPlugin):
 
     Subclass and set `NUMERIC_FIELDS`, `DATE_FIELDS` or `FREE_TEXT_FIELDS` to force
     how a field is compared; the ini keys of the same names add to them. `FIELD_RULES`
-    (the shape of a rules file, `scoring/rules.py`) sets rules per field path; the
+    (the shape of a rules file, `options/field_rules.py`) sets rules per field path; the
     rules file of ini `bizbench_field_rules` overrides it key by key.
 
     Metrics add `fields` (per field path over the documents: tp, fd, fn, fa, tn,

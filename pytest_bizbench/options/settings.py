@@ -28,7 +28,7 @@ from pytest_bizbench.options.types import (
 
 if TYPE_CHECKING:  # the gate's and the SDK's code load only when a run needs them
     from pytest_bizbench.options.thresholds import Threshold
-    from pytest_bizbench.scoring.rules import FieldRules
+    from pytest_bizbench.options.field_rules import FieldRules
 
 DEFAULT_MODEL = "default"
 
@@ -408,7 +408,7 @@ def _field_rules(config: pytest.Config) -> FieldRules | None:
     text = _ini_text(config, "bizbench_field_rules", "a YAML or JSON rules file")
     if text is None:
         return None
-    from pytest_bizbench.scoring.rules import RulesError, read_rules_file
+    from pytest_bizbench.options.field_rules import RulesError, read_rules_file
 
     try:
         max_bytes = int(_number(config, "bizbench_max_case_bytes"))

@@ -35,7 +35,7 @@ from pytest_bizbench.scoring.judge import checked_grade
 from pytest_bizbench.scoring.numbers import numbers_match, parse_number
 from pytest_bizbench.scoring.pairing import Candidates, pair_items
 from pytest_bizbench.scoring.pairs import PairScorer, scalar_kind, stated_bool, text_kind
-from pytest_bizbench.scoring.rules import FieldRules, Resolved
+from pytest_bizbench.options.field_rules import FieldRules, Resolved
 from pytest_bizbench.scoring.text import cosine, normalize
 
 Embedder = Callable[[list[str]], list[list[float]]]

@@ -41,7 +41,7 @@ from pytest_bizbench.scoring.pairing import Candidates
 
 if TYPE_CHECKING:
     from pytest_bizbench.options.types import LadderConfig
-    from pytest_bizbench.scoring.rules import Resolved
+    from pytest_bizbench.options.field_rules import Resolved
 
 BOOL_WORDS = {"true": True, "yes": True, "false": False, "no": False}
 

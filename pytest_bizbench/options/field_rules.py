@@ -260,8 +260,8 @@ def _import_comparator(spec: str, where: str) -> Comparator:
 
 def read_rules_file(path: Any, shown: str, max_bytes: int) -> FieldRules:
     """Rules from a YAML or JSON file (by its ending), read as case files are: safely."""
-    from pytest_bizbench.cases.jsonio import InputError, parse_json, read_text
-    from pytest_bizbench.cases.yamlio import load_yaml
+    from pytest_bizbench.io.jsonio import InputError, parse_json, read_text
+    from pytest_bizbench.io.yamlio import load_yaml
 
     try:
         text = read_text(path, max_bytes)
