@@ -20,7 +20,7 @@ from pytest_bizbench.run.registry import Registry
 from pytest_bizbench.sdk import BenchmarkPlugin
 
 PACKAGE = Path(pytest_bizbench.__file__).parent
-LOADERS = ("ground_truth", "agent", "golden", "qa", "yamlio")
+LOADERS = ("ground_truth", "agent", "golden", "qa")
 HEAVY = ("yaml", "regex", "rapidfuzz")
 
 
@@ -189,6 +189,7 @@ def _unwanted() -> set[str]:
     return {
         *HEAVY,
         *(f"pytest_bizbench.cases.{name}" for name in LOADERS),
+        "pytest_bizbench.io.yamlio",
         *(spec.path.partition(":")[0] for spec in BUILTINS),
         "pytest_bizbench.scoring.refusal",
         "pytest_bizbench.scoring.ladder",

@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-from pytest_bizbench.cases.jsonio import compact_json
+from pytest_bizbench.io.jsonio import compact_json
 from pytest_bizbench.maths.figures import plural
 from pytest_bizbench.options.thresholds import Threshold
 from pytest_bizbench.run.payload import ERROR, MISSING, SCORED, DocumentPayload
