@@ -5,9 +5,9 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from pytest_bizbench.options.field_rules import FieldRules, RulesError, parse_rules
 from pytest_bizbench.scoring import FieldLadder, LadderConfig
 from pytest_bizbench.scoring.ladder import COUNT_KEYS
-from pytest_bizbench.options.field_rules import FieldRules, RulesError, parse_rules
 from pytest_bizbench.sdk import BenchmarkPlugin, ExtendedDocument, ScoredDocument, by_id
 
 if TYPE_CHECKING:

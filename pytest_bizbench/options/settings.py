@@ -27,8 +27,8 @@ from pytest_bizbench.options.types import (
 )
 
 if TYPE_CHECKING:  # the gate's and the SDK's code load only when a run needs them
-    from pytest_bizbench.options.thresholds import Threshold
     from pytest_bizbench.options.field_rules import FieldRules
+    from pytest_bizbench.options.thresholds import Threshold
 
 DEFAULT_MODEL = "default"
 

@@ -20,6 +20,7 @@ from typing import Any, cast
 from rapidfuzz import fuzz
 
 from pytest_bizbench.details import FieldEntry
+from pytest_bizbench.options.field_rules import FieldRules, Resolved
 from pytest_bizbench.options.types import LadderConfig
 from pytest_bizbench.scoring.compare import (
     date_closeness,
@@ -35,7 +36,6 @@ from pytest_bizbench.scoring.judge import checked_grade
 from pytest_bizbench.scoring.numbers import numbers_match, parse_number
 from pytest_bizbench.scoring.pairing import Candidates, pair_items
 from pytest_bizbench.scoring.pairs import PairScorer, scalar_kind, stated_bool, text_kind
-from pytest_bizbench.options.field_rules import FieldRules, Resolved
 from pytest_bizbench.scoring.text import cosine, normalize
 
 Embedder = Callable[[list[str]], list[list[float]]]

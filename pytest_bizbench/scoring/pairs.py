@@ -40,8 +40,8 @@ from pytest_bizbench.scoring.numbers import numbers_match, parse_number
 from pytest_bizbench.scoring.pairing import Candidates
 
 if TYPE_CHECKING:
-    from pytest_bizbench.options.types import LadderConfig
     from pytest_bizbench.options.field_rules import Resolved
+    from pytest_bizbench.options.types import LadderConfig
 
 BOOL_WORDS = {"true": True, "yes": True, "false": False, "no": False}
 
