@@ -166,10 +166,18 @@ def test_number_rung_tolerances_are_configurable() -> None:
     assert loose.score_field("total", 100, "110.5")["score"] == 0.0
 
 
-@pytest.mark.parametrize("actual", ["n/a", "about a thousand", True, "", [1577]])
+@pytest.mark.parametrize("actual", ["n/a", "about a thousand", True, [1577]])
 def test_number_rung_not_a_number(actual: Any) -> None:
     entry = ladder().score_field("total", 1577, actual)
     assert (entry["score"], entry["rung"], entry["reason"]) == (0.0, "number", "not-a-number")
+
+
+@pytest.mark.parametrize("actual", [None, "", "  ", [], {}])
+def test_an_empty_actual_is_missing(actual: Any) -> None:
+    # empty is "none" on either side: a value expected and nothing given is a miss (fn)
+    entry = ladder().score_field("total", 1577, actual)
+    assert (entry["score"], entry["rung"], entry["reason"]) == (0.0, "missing", "missing")
+    assert (entry["fn"], entry["fd"]) == (1, 0)
 
 
 def test_numeric_fields_read_string_ground_truth_as_numbers() -> None:
@@ -393,9 +401,8 @@ def test_list_items_use_the_ladder() -> None:
 @pytest.mark.parametrize(
     ("expected", "actual", "score", "precision", "recall"),
     [
-        ([None], [], 1.0, 1.0, 1.0),  # null items of the ground truth are ignored
-        (["a"], [], 0.0, 0.0, 0.0),
         (["a", "a"], ["a"], 2 / 3, 1.0, 0.5),  # F1 = 2 * 1 * 0.5 / 1.5 = 2/3
+        (["a", None], ["a", "b"], 2 / 3, 0.5, 1.0),  # the null item is not asked for
     ],
 )
 def test_list_edge_cases(
@@ -405,6 +412,23 @@ def test_list_edge_cases(
     assert entry["score"] == pytest.approx(score)
     assert entry["precision"] == pytest.approx(precision)
     assert entry["recall"] == pytest.approx(recall)
+
+
+@pytest.mark.parametrize(
+    ("expected", "actual", "score", "rung", "counts"),
+    [
+        ([None], [], 1.0, "empty", (0, 0, 0, 0, 1)),  # only null items: nothing asked
+        (["a"], [], 0.0, "missing", (0, 0, 1, 0, 0)),
+        (["a", "b"], None, 0.0, "missing", (0, 0, 2, 0, 0)),  # each item missed
+        ([], ["x", "y"], 0.0, "empty", (0, 0, 0, 2, 0)),  # each item a false alarm
+    ],
+)
+def test_list_against_nothing(
+    expected: list[Any], actual: Any, score: float, rung: str, counts: tuple[int, ...]
+) -> None:
+    entry = ladder().score_field("tags", expected, actual)
+    assert (entry["score"], entry["rung"]) == (score, rung)
+    assert tuple(entry[k] for k in ("tp", "fd", "fn", "fa", "tn")) == counts
 
 
 def test_scalar_actual_counts_as_a_one_item_list() -> None:

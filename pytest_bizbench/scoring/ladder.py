@@ -92,7 +92,8 @@ class FieldLadder:
     `type-mismatch`, `judge-abstained`, `<rung>-error: <Type>: <msg>`.
 
     Empty is a value: an expected `""`, `[]` or `{}` scores 1 (rung `empty`) against a
-    missing, null or empty actual and 0 against anything else. An expected null is
+    missing, null or empty actual and 0 against anything else; an empty actual for a
+    value expected is `missing`, as null is (counted fn, not fd). An expected null is
     not scored; an actual given for it is an entry of rung `unexpected` (a false
     alarm, not in the score).
 
@@ -261,18 +262,19 @@ class FieldLadder:
         """The ladder. With a `tally` the entry is for a reader and the counts are kept;
         `models` off skips the model hooks."""
         rule = self._resolve(path)
+        if isinstance(expected, (list, tuple)):  # null items are not asked for
+            expected = [item for item in expected if item is not None]
         if is_empty(expected):
             ok = is_empty(actual)
             entry: Entry = {"score": float(ok), "rung": "empty"}
             if not ok:
                 entry["reason"] = "not-empty"
+                if tally is not None and isinstance(actual, (list, tuple, Mapping)):
+                    entry["counts"] = self._counted(path, actual, FA, tally)
         elif is_empty(actual):  # null or empty: nothing was given for a value expected
             entry = {"score": 0.0, "rung": "missing", "reason": "missing"}
             if tally is not None and isinstance(expected, (list, tuple, Mapping)):
-                before = sum(row[FN] for row in tally.counts.values())
-                self._count_leaves(path, expected, FN, tally)
-                missed = sum(row[FN] for row in tally.counts.values()) - before
-                entry["counts"] = {"tp": 0, "fd": 0, "fn": missed, "fa": 0, "tn": 0}
+                entry["counts"] = self._counted(path, expected, FN, tally)
         elif isinstance(expected, (list, tuple)):
             entry = self._rate_set(path, expected, actual, tally, models=models)
         elif isinstance(expected, Mapping):
@@ -281,11 +283,12 @@ class FieldLadder:
             entry = self._rate_scalar(path, rule, expected, actual, models=models)
         if tally is None:
             return entry
-        if not isinstance(expected, (list, tuple, Mapping)) or entry["rung"] == "empty":
-            slot: int | None = _leaf_slot(expected, actual, entry["score"])
-            tally.add(path, cast(int, slot))
-        else:
-            slot = None
+        slot: int | None = None
+        if "counts" not in entry and (
+            not isinstance(expected, (list, tuple, Mapping)) or entry["rung"] == "empty"
+        ):
+            slot = _leaf_slot(expected, actual, entry["score"])
+            tally.add(path, slot)
         shown: Entry = {
             "score": entry["score"],
             "rung": entry["rung"],
@@ -298,6 +301,17 @@ class FieldLadder:
         if counts is None:
             return _with_counts(shown, slot)
         return _spread(shown, counts)
+
+    def _counted(self, path: str, value: Any, slot: int, tally: _Tally) -> dict[str, int]:
+        """Counts `value`'s leaves at `slot` (see `_count_leaves`), and returns them; a
+        value with no non-empty leaf (`[""]`) still counts once, at `path`."""
+        before = sum(row[slot] for row in tally.counts.values())
+        self._count_leaves(path, value, slot, tally)
+        added = sum(row[slot] for row in tally.counts.values()) - before
+        if not added:
+            tally.add(path, slot)
+            added = 1
+        return {key: added if k == slot else 0 for k, key in enumerate(COUNT_KEYS)}
 
     def _count_leaves(self, path: str, value: Any, slot: int, tally: _Tally) -> None:
         """Counts for a value compared with nothing (a missed or hallucinated item, a
@@ -493,7 +507,7 @@ class FieldLadder:
         *,
         models: bool,
     ) -> Entry:
-        wanted = [item for item in expected if item is not None]
+        wanted = list(expected)
         given = list(actual) if isinstance(actual, (list, tuple)) else [actual]
         item_path = path + "[]"
         rule = self._resolve(item_path)
@@ -602,9 +616,10 @@ class FieldLadder:
         models: bool,
     ) -> Entry:
         if not isinstance(actual, Mapping):
+            entry: Entry = {"score": 0.0, "rung": "nested", "reason": "type-mismatch"}
             if tally is not None:
-                self._count_leaves(path, expected, FD, tally)
-            return {"score": 0.0, "rung": "nested", "reason": "type-mismatch"}
+                entry["counts"] = self._counted(path, expected, FD, tally)
+            return entry
         fields, weighted, close = self._fields(path, expected, actual, tally, models=models)
         result: Entry = {
             "score": _weighted_mean(weighted) if weighted else 1.0,
