@@ -45,7 +45,17 @@ def pair_items(rows: list[Candidates], n_actual: int) -> list[tuple[int, int]]:
     u = [0] * len(rows)
     owner: dict[int, int] = {}  # column -> the row holding it
     for start, row_costs in enumerate(costs):
-        if row_costs:
+        if not row_costs:
+            continue
+        # the search's first step: when the cheapest offer is free, the search would end
+        # there, potentials unchanged; the other rows need the whole search
+        col = min(row_costs, key=lambda j: (row_costs[j] - v[j], j))
+        dist = row_costs[col] - v[col]
+        unpaired = n_actual + start
+        if col not in owner and dist <= ceiling - v[unpaired]:
+            owner[col] = start
+            u[start] = dist
+        else:
             _augment(start, costs, ceiling, u, v, owner, n_actual)
     return sorted((r, j) for j, r in owner.items() if j < n_actual)
 
