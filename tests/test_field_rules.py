@@ -16,6 +16,7 @@ from pytest_bizbench.benchmarks.field_accuracy import FieldAccuracy
 from pytest_bizbench.options.field_rules import RulesError, parse_rules
 from pytest_bizbench.scoring import FieldLadder, LadderConfig
 from pytest_bizbench.scoring.pairing import pair_items
+from pytest_bizbench.scoring.text import normalize
 
 
 def rated(rules: dict[str, Any], expected: Any, actual: Any, name: str = "f") -> dict[str, Any]:
@@ -232,3 +233,140 @@ def test_end_to_end_with_a_rules_file(suite: Suite, workers: str | None) -> None
     # tp 3 (invoice_number, items[].q, items[].s), fa 1 (note): P 3/4, R 1, F1 6/7
     assert metrics["fields"]["total"]["f1"] == pytest.approx(6 / 7)
     assert metrics["field_f1"] == pytest.approx(6 / 7)
+
+
+@pytest.mark.parametrize(
+    ("rules", "words"),
+    [
+        ("vendor: {compar: exact}\n", ["rules.yml", "'vendor'", "'compar'", "'compare'"]),
+        ("vendor: {compare: levenstein}\n", ["rules.yml", "'levenstein'", "'levenshtein'"]),
+        ("items[*].sku: {compare: id}\n", ["rules.yml", "'items[*].sku'", "'items[].sku'"]),
+    ],
+)
+def test_a_bad_rules_file_is_a_usage_error(suite: Suite, rules: str, words: list[str]) -> None:
+    suite.write("rules.yml", rules)
+    suite.write("pytest.ini", "[pytest]\nbizbench_field_rules = rules.yml\n")
+    suite.write("c.ground-truth.jsonl", jsonl([{"id": "c", "labels": [], "ground_truth": {}}]))
+    result = suite.pytester.runpytest()
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    error = result.stderr.str()
+    for word in words:
+        assert word in error
+
+
+def test_embedding_and_judge_comparators_use_the_hooks(suite: Suite) -> None:
+    suite.write(
+        "conftest.py",
+        """
+VECTORS = {"car": [1, 0], "automobile": [1, 0], "truck": [0, 1]}
+
+def pytest_bizbench_embed(texts):
+    return [VECTORS.get(t.lower(), [0, 0]) for t in texts]
+
+def pytest_bizbench_judge(field, expected, actual):
+    return 80 if actual == "close enough" else 10
+""",
+    )
+    suite.write(
+        "rules.yml",
+        "vehicle: {compare: embedding, threshold: 0.9}\n"
+        "fleet[]: {compare: embedding}\n"
+        "summary: {compare: judge, threshold: 0.7}\n"
+        "remark: {compare: judge, threshold: 0.7, partial: true}\n",
+    )
+    suite.write("pytest.ini", "[pytest]\nbizbench_field_rules = rules.yml\n")
+    truth = {"vehicle": "car", "fleet": ["car", "truck"], "summary": "s", "remark": "r"}
+    given = {"vehicle": "automobile", "fleet": ["automobile"], "summary": "close enough",
+             "remark": "off"}  # fmt: skip
+    suite.cases("a.ground-truth.jsonl", [{"id": "e", "labels": [], "ground_truth": truth,
+                                           "extracted_fields": given}])  # fmt: skip
+    suite.pytester.runpytest()
+    details = suite.documents()["e"]["details"]
+    assert (details["vehicle"]["rung"], details["vehicle"]["score"]) == ("embedding", 1.0)
+    assert details["vehicle"]["cosine"] == 1.0
+    # car ~ automobile (cosine 1); truck has no partner: F1 = 2 * 1 / 3
+    assert details["fleet"]["matched"] == [["car", "automobile", 1.0]]
+    assert details["fleet"]["score"] == pytest.approx(2 / 3)
+    assert (details["summary"]["rung"], details["summary"]["score"]) == ("judge", 1.0)
+    assert details["summary"]["judge_score"] == 80
+    assert details["remark"]["score"] == pytest.approx(0.1)  # partial: the grade 10 / 100
+
+
+def test_a_user_comparator_that_raises_fails_its_field_not_the_run(suite: Suite) -> None:
+    suite.write("my_cmp.py", "def boom(expected, actual):\n    raise ValueError('no')\n")
+    suite.write("rules.yml", "sku: {compare: 'my_cmp:boom'}\n")
+    suite.write("pytest.ini", "[pytest]\nbizbench_field_rules = rules.yml\npythonpath = .\n")
+    suite.cases("a.ground-truth.jsonl", [
+        {"id": "bad", "labels": [], "ground_truth": {"sku": "A", "n": 1},
+         "extracted_fields": {"sku": "A", "n": 1}},
+        {"id": "fine", "labels": [], "ground_truth": {"n": 1}, "extracted_fields": {"n": 1}},
+    ])  # fmt: skip
+    result = suite.pytester.runpytest()
+    result.assert_outcomes(passed=2, failed=1)  # "fine", the gate; "bad" fails
+    entry = suite.documents()["bad"]["details"]["sku"]
+    assert (entry["score"], entry["unscored"]) == (0.0, True)
+    assert entry["reason"] == "my_cmp:boom-error: ValueError: no"
+
+
+def test_tolerance_days_in_a_list() -> None:
+    rules = {"d[]": {"compare": "date", "tolerance_days": 2}}
+    # 01-05 vs 01-08 is 3 days (a miss); 03-01 vs 03-02 is 1 day: one pair of 2 + 2
+    entry = rated(rules, ["2024-01-05", "2024-03-01"], ["2024-03-02", "2024-01-08"], "d")
+    assert entry["matched"] == [["2024-03-01", "2024-03-02", 1.0]]
+    assert entry["score"] == pytest.approx(0.5)
+    wider = {"d[]": {"compare": "date", "tolerance_days": 3}}
+    assert rated(wider, ["2024-01-05", "2024-03-01"], ["2024-03-02", "2024-01-08"], "d")[
+        "score"
+    ] == pytest.approx(1.0)
+    # both within a day: the identical date (closeness 1) before the neighbour (1/2)
+    entry = rated(rules, ["2024-01-05"], ["2024-01-06", "05/01/2024"], "d")
+    assert entry["matched"] == [["2024-01-05", "05/01/2024", 1.0]]
+
+
+def _pairs(entry: dict[str, Any]) -> list[tuple[str, str, float]]:
+    """The matched pairs as a multiset of values (texts equal once normalised are one)."""
+    return sorted((normalize(e), normalize(a), score) for e, a, score in entry.get("matched", []))
+
+
+# No two distinct actual texts are equally close to one expected text, so the best
+# pairing is one multiset of values: equal closeness would leave it to the order
+# (the lowest index wins), which shuffling changes by design.
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.sampled_from(["ab 1", "ab 2", "abc 1", "xyz", "xy"]), max_size=8),
+       st.lists(st.sampled_from(["ab 1", "AB 1", "abcd 1", "xyz", "xy z", ""]), max_size=8),
+       st.randoms())  # fmt: skip
+def test_property_pairing_is_invariant_under_shuffling_both_lists(
+    expected: list[str], actual: list[str], rnd: random.Random
+) -> None:
+    ladder = FieldLadder(LadderConfig(strictness=0.8))
+    entry = ladder.score_field("t", expected, actual)
+    shuffled_e, shuffled_a = expected[:], actual[:]
+    rnd.shuffle(shuffled_e)
+    rnd.shuffle(shuffled_a)
+    again = ladder.score_field("t", shuffled_e, shuffled_a)
+    assert _pairs(again) == _pairs(entry)
+    keys = ("score", "tp", "fd", "fn", "fa", "tn")
+    assert [again[k] for k in keys] == pytest.approx([entry[k] for k in keys])
+
+
+_SCALARS = st.one_of(st.none(), st.booleans(), st.integers(-3, 3),
+                     st.sampled_from(["", "a", "A b", "2024-01-05", "1,5", "x 1"]))  # fmt: skip
+_VALUES = st.recursive(
+    _SCALARS,
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.sampled_from("ab"), inner),
+    max_leaves=8,
+)
+_DOCS = st.dictionaries(st.sampled_from(["a", "b", "c", "d"]), _VALUES, max_size=4)
+
+
+@settings(max_examples=150, deadline=None)
+@given(_DOCS, _DOCS, st.sampled_from(["report", "penalize", "ignore"]))
+def test_property_a_document_score_is_never_above_1(
+    expected: dict[str, Any], actual: dict[str, Any], extra: str
+) -> None:
+    rules = parse_rules({".": {"extra": extra}, "c[]": {"match_threshold": 0.2}}, "r")
+    score, details = FieldLadder(LadderConfig(), rules=rules).score_document(expected, actual)
+    assert 0.0 <= score <= 1.0
+    for name in expected:
+        if isinstance(entry := details.get(name), dict):
+            assert 0.0 <= entry["score"] <= 1.0

@@ -89,7 +89,8 @@ class FieldLadder:
     `cosine`, `judge_score`, `unscored` (a model hook or user comparator failed) and
     `reason`: `missing`, `not-empty`, `not-a-bool`, `not-a-number`, `not-a-date`,
     `mismatch`, `out-of-tolerance`, `below-strictness`, `digits-differ`,
-    `type-mismatch`, `judge-abstained`, `<rung>-error: <Type>: <msg>`.
+    `type-mismatch`, `judge-abstained`, `<rung>-error: <Type>: <msg>` (a user
+    comparator's rung is its `module:callable`, so the reason names it).
 
     Empty is a value: an expected `""`, `[]` or `{}` scores 1 (rung `empty`) against a
     missing, null or empty actual and 0 against anything else; an empty actual for a
@@ -472,8 +473,8 @@ class FieldLadder:
                 raise TypeError(f"returned {type(raw).__name__}, not a number")
             if not 0.0 <= raw <= 1.0:
                 raise ValueError(f"returned {raw!r}, not a number in 0..1")
-        except Exception as exc:
-            return _unscored("compare", entry, exc)
+        except Exception as exc:  # the user's bug fails this field, not the run
+            return _unscored(entry["rung"], entry, exc)
         close = float(raw)
         entry["similarity"] = round(close, 4)
         entry["closeness"] = close
