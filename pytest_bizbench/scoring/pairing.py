@@ -34,61 +34,60 @@ def pair_items(rows: list[Candidates], n_actual: int) -> list[tuple[int, int]]:
     """(expected index, actual index) pairs, sorted, by the rule of the module docstring."""
     big = SCALE * (min(len(rows), n_actual) + 1)
     ceiling = SCALE * big + SCALE  # above every weight, so every cost is >= 0
-    costs: list[dict[int, int]] = [
-        {
-            j: ceiling - (max(1, round(credit * SCALE)) * big + round(closeness * SCALE))
+    # each row's offers as (column, cost), its own "unpaired" column n_actual + r last
+    offers: list[list[tuple[int, int]]] = [
+        [
+            (j, ceiling - (max(1, round(credit * SCALE)) * big + round(closeness * SCALE)))
             for j, (credit, closeness) in row.items()
-        }
-        for row in rows
+        ]
+        + [(n_actual + r, ceiling)]
+        for r, row in enumerate(rows)
     ]
-    v = [0] * (n_actual + len(rows))  # column potentials; row r's "unpaired" is n_actual + r
+    v = [0] * (n_actual + len(rows))  # column potentials
     u = [0] * len(rows)
     owner: dict[int, int] = {}  # column -> the row holding it
-    for start, row_costs in enumerate(costs):
-        if not row_costs:
+    for start, row in enumerate(rows):
+        if not row:
             continue
         # the search's first step: when the cheapest offer is free, the search would end
-        # there, potentials unchanged; the other rows need the whole search
-        col = min(row_costs, key=lambda j: (row_costs[j] - v[j], j))
-        dist = row_costs[col] - v[col]
-        unpaired = n_actual + start
-        if col not in owner and dist <= ceiling - v[unpaired]:
+        # there, potentials unchanged; only the other rows need the whole search
+        dist, col = min((cost - v[col], col) for col, cost in offers[start])
+        if col not in owner:
             owner[col] = start
             u[start] = dist
         else:
-            _augment(start, costs, ceiling, u, v, owner, n_actual)
+            _augment(start, offers, u, v, owner)
     return sorted((r, j) for j, r in owner.items() if j < n_actual)
 
 
-def _augment(  # noqa: PLR0917 - the solver's state, passed once per search
+def _augment(
     start: int,
-    costs: list[dict[int, int]],
-    ceiling: int,
+    offers: list[list[tuple[int, int]]],
     u: list[int],
     v: list[int],
     owner: dict[int, int],
-    n_actual: int,
 ) -> None:
     """Add row `start` by one shortest augmenting path (Dijkstra on reduced costs)."""
     heap: list[tuple[int, int, int]] = []
     best: dict[int, tuple[int, int]] = {}  # column -> (distance, depth) pushed
     way: dict[int, int] = {}  # column -> the column whose row reached it (-1: the start)
     done: dict[int, int] = {}  # finalized column -> its distance
+    push, pop = heapq.heappush, heapq.heappop
     row, came, base, depth = start, -1, 0, 0
     while True:
         depth += 1
-        offers = list(costs[row].items())
-        offers.append((n_actual + row, ceiling))
-        for col, cost in offers:
+        shift = base - u[row]
+        for col, cost in offers[row]:
             if col in done:
                 continue
-            key = (base + cost - u[row] - v[col], depth)
-            if col not in best or key < best[col]:
+            key = (shift + cost - v[col], depth)
+            known = best.get(col)
+            if known is None or key < known:
                 best[col] = key
                 way[col] = came
-                heapq.heappush(heap, (key[0], key[1], col))
+                push(heap, (key[0], depth, col))
         while True:
-            dist, level, col = heapq.heappop(heap)
+            dist, level, col = pop(heap)
             if col not in done and best[col] == (dist, level):
                 break
         done[col] = dist
