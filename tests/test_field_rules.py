@@ -48,6 +48,13 @@ def test_each_comparator(rule: dict[str, Any], expected: Any, actual: Any, score
     assert rated({"f": rule}, expected, actual)["score"] == pytest.approx(score)
 
 
+def test_a_number_or_date_rule_on_text_is_exact() -> None:
+    # "abc" is no number: compared as exact, not by the similarity of the text rung
+    for compare in ("number", "date"):
+        assert rated({"f": {"compare": compare}}, "abc", "ABC")["rung"] == "exact"
+        assert rated({"f": {"compare": compare}}, "abcd", "abce")["score"] == 0.0
+
+
 def test_fuzzy_ratio_by_hand() -> None:
     # "acme corp" vs "acme crop": indel distance 2 over 18 characters -> 16/18 = 0.8889
     assert (

@@ -96,8 +96,12 @@ def scalar_kind(name: str, expected: Any, config: LadderConfig, rule: Resolved) 
 
 
 def text_kind(rule: Resolved) -> str:
-    """The text comparator of a rule: `fuzzy` for the ladder's own text rung."""
-    return rule.compare if rule.compare in SCORERS or rule.compare in ("exact", "id") else "fuzzy"
+    """The text comparator of a rule: `exact` for a `number` or `date` rule on a value
+    that is not one (see `scalar_kind`), `fuzzy` for the ladder's own text rung."""
+    compare = rule.compare
+    if compare in ("number", "date"):
+        return "exact"
+    return compare if compare in SCORERS or compare in ("exact", "id") else "fuzzy"
 
 
 class _Columns:
