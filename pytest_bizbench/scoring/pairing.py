@@ -28,6 +28,8 @@ Candidates = dict[int, tuple[float, float]]
 """An expected item's credited actual items: index -> (credit, closeness)."""
 
 SCALE = 1_000_000
+DEPTH_BITS = 32  # a search moves fewer than 2**32 rows
+DEPTH_MASK = (1 << DEPTH_BITS) - 1
 
 
 def pair_items(rows: list[Candidates], n_actual: int) -> list[tuple[int, int]]:
@@ -67,9 +69,12 @@ def _augment(
     v: list[int],
     owner: dict[int, int],
 ) -> None:
-    """Add row `start` by one shortest augmenting path (Dijkstra on reduced costs)."""
-    heap: list[tuple[int, int, int]] = []
-    best: dict[int, tuple[int, int]] = {}  # column -> (distance, depth) pushed
+    """Add row `start` by one shortest augmenting path (Dijkstra on reduced costs).
+
+    A column's key is its distance then its depth (rows moved to reach it), as one
+    integer: distance << DEPTH_BITS | depth, so the heap compares plain integers."""
+    heap: list[tuple[int, int]] = []
+    best: dict[int, int] = {}  # column -> key pushed
     way: dict[int, int] = {}  # column -> the column whose row reached it (-1: the start)
     done: dict[int, int] = {}  # finalized column -> its distance
     push, pop = heapq.heappush, heapq.heappop
@@ -80,21 +85,22 @@ def _augment(
         for col, cost in offers[row]:
             if col in done:
                 continue
-            key = (shift + cost - v[col], depth)
+            key = (shift + cost - v[col]) << DEPTH_BITS | depth
             known = best.get(col)
             if known is None or key < known:
                 best[col] = key
                 way[col] = came
-                push(heap, (key[0], depth, col))
+                push(heap, (key, col))
         while True:
-            dist, level, col = pop(heap)
-            if col not in done and best[col] == (dist, level):
+            key, col = pop(heap)
+            if col not in done and best[col] == key:
                 break
+        dist = key >> DEPTH_BITS
         done[col] = dist
         holder = owner.get(col)
         if holder is None:
             break
-        row, came, base, depth = holder, col, dist, level
+        row, came, base, depth = holder, col, dist, key & DEPTH_MASK
     for col, at in done.items():
         step = dist - at
         if step:  # every column short of the end is held
