@@ -300,8 +300,8 @@ def pytest_bizbench_judge(field, expected, actual):
 
 
 def test_a_user_comparator_that_raises_fails_its_field_not_the_run(suite: Suite) -> None:
-    suite.write("my_cmp.py", "def boom(expected, actual):\n    raise ValueError('no')\n")
-    suite.write("rules.yml", "sku: {compare: 'my_cmp:boom'}\n")
+    suite.write("raising_cmp.py", "def boom(expected, actual):\n    raise ValueError('no')\n")
+    suite.write("rules.yml", "sku: {compare: 'raising_cmp:boom'}\n")
     suite.write("pytest.ini", "[pytest]\nbizbench_field_rules = rules.yml\npythonpath = .\n")
     suite.cases("a.ground-truth.jsonl", [
         {"id": "bad", "labels": [], "ground_truth": {"sku": "A", "n": 1},
@@ -312,7 +312,7 @@ def test_a_user_comparator_that_raises_fails_its_field_not_the_run(suite: Suite)
     result.assert_outcomes(passed=2, failed=1)  # "fine", the gate; "bad" fails
     entry = suite.documents()["bad"]["details"]["sku"]
     assert (entry["score"], entry["unscored"]) == (0.0, True)
-    assert entry["reason"] == "my_cmp:boom-error: ValueError: no"
+    assert entry["reason"] == "raising_cmp:boom-error: ValueError: no"
 
 
 def test_tolerance_days_in_a_list() -> None:

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from pytest_bizbench.options.field_rules import FieldRules, RulesError, parse_rules
 from pytest_bizbench.scoring import FieldLadder, LadderConfig
 from pytest_bizbench.scoring.ladder import COUNT_KEYS
-from pytest_bizbench.sdk import BenchmarkPlugin, ExtendedDocument, ScoredDocument, by_id
+from pytest_bizbench.sdk import BenchmarkPlugin, ExtendedDocument, ScoredDocument
 
 if TYPE_CHECKING:
     from pytest_bizbench.benchmarks import ModelRungs
@@ -103,21 +104,24 @@ class FieldAccuracy(BenchmarkPlugin):
         return result
 
     def compute(self, scored: list[ScoredDocument]) -> dict[str, Any]:
-        metrics = super().compute(scored)
         sums: dict[str, list[int]] = {}
-        for document in by_id(scored):
-            counts = document.details.get("field_counts")
-            for path, row in counts.items() if isinstance(counts, dict) else ():
-                if isinstance(row, dict):
-                    into = sums.setdefault(path, [0] * len(COUNT_KEYS))
-                    for k, key in enumerate(COUNT_KEYS):
-                        into[k] += int(row.get(key, 0))
+        metrics = self._metrics(scored, lambda document: _add_counts(sums, document.details))
         total = [sum(column) for column in zip(*sums.values(), strict=True)] or [0] * 5
         fields = {_shown_path(path): _rates(row) for path, row in sorted(sums.items())}
         fields["total"] = _rates(total)
         metrics["fields"] = fields
         metrics["field_f1"] = fields["total"]["f1"]
         return metrics
+
+
+def _add_counts(sums: dict[str, list[int]], details: Mapping[str, Any]) -> None:
+    """One document's `field_counts` added into the sums by path."""
+    counts = details.get("field_counts")
+    for path, row in counts.items() if isinstance(counts, dict) else ():
+        if isinstance(row, dict):
+            into = sums.setdefault(path, [0] * len(COUNT_KEYS))
+            for k, key in enumerate(COUNT_KEYS):
+                into[k] += int(row.get(key, 0))
 
 
 def _shown_path(path: str) -> str:
