@@ -3,9 +3,10 @@
 Rungs run cheapest and most certain first, and the first that can decide does:
 a value the parsers can read (bool, number, date) is decided by them and never by
 text similarity; text goes exact, fuzzy, then the optional model rungs (embedding,
-judge), then partial credit for free-text fields. A field rule (`rules.py`) picks
-the comparator instead; `compare.py` holds the comparators and their two rules
-(digits are never fuzzy; a match is a similarity at or above the threshold).
+judge), then partial credit for free-text fields. A field rule
+(`options/field_rules.py`) picks the comparator instead; `compare.py` holds the
+comparators and their two rules (digits are never fuzzy; a match is a similarity
+at or above the threshold).
 """
 
 from __future__ import annotations

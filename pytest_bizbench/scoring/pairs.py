@@ -8,8 +8,9 @@ rapidfuzz over all items at once (`process.cdist` on all cores when numpy is
 installed, else `process.extract` per expected item), identifiers and exact text
 by lookup, numbers and dates by a sorted search within the tolerance, bools by
 lookup. Only pairs with credit are kept, so a list whose items mostly differ costs
-what its matches cost. Objects add their sub-fields' credits by weight; the few
-objects that reach the list's match threshold are then compared pair by pair, for
+what its matches cost. Objects add their sub-fields' credits by weight, the most
+selective field first, dropping the pairs the weight left cannot lift to the list's
+match threshold; the few objects that reach it are then compared pair by pair, for
 their closeness. What has no bulk form (a user comparator, a model comparator, a
 list inside a list) is compared pair by pair.
 """
