@@ -27,6 +27,7 @@ from pytest_bizbench.options.types import (
 )
 
 if TYPE_CHECKING:  # the gate's and the SDK's code load only when a run needs them
+    from pytest_bizbench.options.field_rules import FieldRules
     from pytest_bizbench.options.thresholds import Threshold
 
 DEFAULT_MODEL = "default"
@@ -87,6 +88,7 @@ class Settings:
     cluster_by: str | None = None  # case field whose value clusters paired deltas
     flaky: str = "fail"  # fail or xfail: how a failing case whose samples flip ends
     trajectory: TrajectoryConfig = field(default_factory=TrajectoryConfig)
+    field_rules: FieldRules | None = None  # ini bizbench_field_rules, read
 
     def load_options(self) -> LoadOptions:
         return LoadOptions(
@@ -401,6 +403,20 @@ def _review_config(config: pytest.Config) -> ReviewConfig:
         raise pytest.UsageError(str(exc)) from None
 
 
+def _field_rules(config: pytest.Config) -> FieldRules | None:
+    """The rules file of ini `bizbench_field_rules` (relative to the rootdir), read."""
+    text = _ini_text(config, "bizbench_field_rules", "a YAML or JSON rules file")
+    if text is None:
+        return None
+    from pytest_bizbench.options.field_rules import RulesError, read_rules_file
+
+    try:
+        max_bytes = int(_number(config, "bizbench_max_case_bytes"))
+        return read_rules_file(config.rootpath / text, text, max_bytes)
+    except RulesError as exc:
+        raise pytest.UsageError(f"ini bizbench_field_rules: {exc}") from None
+
+
 def read_settings(config: pytest.Config) -> Settings:
     """Read and check every option once; a bad value is a `pytest.UsageError`."""
     date_order = _choice(config, "bizbench_date_order")
@@ -443,4 +459,5 @@ def read_settings(config: pytest.Config) -> Settings:
         cluster_by=str(config.getini("bizbench_cluster_by")).strip() or None,
         flaky=_choice(config, "bizbench_flaky"),
         trajectory=_trajectory_config(config),
+        field_rules=_field_rules(config),
     )

@@ -251,6 +251,19 @@ SETTINGS: tuple[Setting, ...] = (
         ),
     ),
     Setting(
+        doc=(
+            "a YAML or JSON file of rules per field path (how each field is compared, its "
+            "threshold, tolerance and weight, a list's match threshold), relative to the "
+            'rootdir; see "Field rules"'
+        ),
+        shown="none",
+        ini=Ini(
+            "bizbench_field_rules",
+            "YAML or JSON file of rules per field path.",
+            default=UNSET_INI,
+        ),
+    ),
+    Setting(
         doc="fields always compared as numbers",
         shown="none",
         ini=Ini(
