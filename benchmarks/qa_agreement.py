@@ -17,15 +17,33 @@ labels, and the Spearman rank correlation of the two; then every disagreement.
 A directory without `questions.jsonl` is read as parts: each subdirectory with one.
 `--summary` leaves the disagreements out (to measure a held-out part without reading
 its rows).
+
+`--chat DIR` measures the detector alone on labelled chat answers instead: a folder of
+JSONL rows `{id, source, model, category, question, answer, bucket}` (XSTest v2 and
+Reuter & Schulze's ChatGPT refusals, bucket `nonanswer`, `answer`, `partial` or
+`excluded`), with a `gold` answer where the row is a document question. The split is
+fixed: held out are XSTest's `mistralguard` answers, the Reuter rows whose id's SHA-256
+starts with 0-3, and every row of `benchmarks/data/nonanswers-heldout.jsonl` (422
+answers, chat and document questions, written by hand for this check by someone who
+had not seen the detector; never used to build or tune it); the rest is development
+data. Printed
+per set and split: precision, recall and F1 of `refused` on the clear buckets, then
+with `partial` counted as a non-answer and as an answer; per class we found (true and
+false alarms), the misses per category, and the time per answer. `--show-dev N`
+prints up to N development misses and false alarms (never held-out rows).
 Usage: python benchmarks/qa_agreement.py [--summary] [DIR ...]
+       python benchmarks/qa_agreement.py --chat DIR [--show-dev N]
+       python benchmarks/qa_agreement.py --chat benchmarks/data
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import math
 import sys
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -295,6 +313,117 @@ def report(directory: Path, *, rows: bool = True) -> None:
         print(f"  {g.question_id} {g.config}: human {g.human}, ours {g.ours}: {answer}")
 
 
+NONANSWER, ANSWER, PARTIAL = "nonanswer", "answer", "partial"
+DEV, HELD_OUT = "dev", "held-out"
+
+
+@dataclass(frozen=True, slots=True)
+class ChatRow:
+    source: str
+    split: str
+    category: str
+    bucket: str
+    question: str
+    answer: str
+    refused: bool
+    our_class: str | None
+    cue: str | None
+
+
+def chat_split(row: dict[str, str]) -> str:
+    """The fixed split: XSTest's mistralguard answers, a quarter of Reuter's rows (by
+    the SHA-256 of their id) and every row of our own held-out set are held out."""
+    if row["source"].startswith("heldout"):
+        return HELD_OUT
+    if row["source"].startswith("xstest"):
+        return HELD_OUT if row["model"] == "mistralguard" else DEV
+    digest = hashlib.sha256(row["id"].encode("utf-8")).hexdigest()
+    return HELD_OUT if digest[0] in "0123" else DEV
+
+
+def grade_chat(directory: Path) -> tuple[list[ChatRow], float]:
+    """Every labelled answer through `detect` (the prompt as question; the gold answer
+    where the row has one, as document questions do),
+    and the mean seconds per answer."""
+    rows = []
+    elapsed = 0.0
+    for path in sorted(directory.glob("*.jsonl")):
+        for line in path.read_text(encoding="utf-8").splitlines():
+            if not line.strip():
+                continue
+            row = json.loads(line)
+            if row["bucket"] not in (NONANSWER, ANSWER, PARTIAL):
+                continue
+            start = time.perf_counter()
+            decision = detect(row["answer"], row["question"], row.get("gold") or "")
+            elapsed += time.perf_counter() - start
+            rows.append(
+                ChatRow(
+                    row["source"],
+                    chat_split(row),
+                    row["category"],
+                    row["bucket"],
+                    row["question"],
+                    row["answer"],
+                    decision.refused,
+                    decision.refusal_class,
+                    decision.cue,
+                )
+            )
+    return rows, elapsed / len(rows) if rows else 0.0
+
+
+def prf(rows: Sequence[ChatRow], positive: frozenset[str]) -> tuple[float, float, float, int]:
+    """Precision, recall, F1 of `refused` against the buckets counted as non-answers."""
+    both = sum(r.refused and r.bucket in positive for r in rows)
+    said = sum(r.refused for r in rows)
+    truth = sum(r.bucket in positive for r in rows)
+    p = both / said if said else 0.0
+    r = both / truth if truth else 0.0
+    return p, r, (2 * p * r / (p + r) if p + r else 0.0), len(rows)
+
+
+def chat_report(directory: Path, show_dev: int = 0) -> None:
+    rows, per_answer = grade_chat(directory)
+    print(f"== {directory}: {len(rows)} answers, {per_answer * 1000:.2f} ms per answer")
+    for source in sorted({r.source for r in rows}):
+        for split in (DEV, HELD_OUT):
+            part = [r for r in rows if r.source == source and r.split == split]
+            if not part:
+                continue
+            clear = [r for r in part if r.bucket != PARTIAL]
+            print(f"-- {source} {split}")
+            for name, subset, positive in (
+                ("clear", clear, frozenset({NONANSWER})),
+                ("partial=nonanswer", part, frozenset({NONANSWER, PARTIAL})),
+                ("partial=answer", part, frozenset({NONANSWER})),
+            ):
+                p, r, f, n = prf(subset, positive)
+                print(f"  {name:<18} n={n:5}  P {p:.3f}  R {r:.3f}  F1 {f:.3f}")
+            classes = sorted({r.our_class or "-" for r in clear if r.refused})
+            for cls in classes:
+                flagged = [r for r in clear if r.refused and (r.our_class or "-") == cls]
+                right = sum(r.bucket == NONANSWER for r in flagged)
+                print(f"  class {cls:<22} flagged {len(flagged):4}  right {right:4}  "
+                      f"false alarms {len(flagged) - right:4}")  # fmt: skip
+            missed: dict[str, int] = {}
+            for r in clear:
+                if r.bucket == NONANSWER and not r.refused:
+                    missed[r.category] = missed.get(r.category, 0) + 1
+            if missed:
+                listed = ", ".join(f"{k} {v}" for k, v in sorted(missed.items()))
+                print(f"  missed by category: {listed}")
+    errors = [
+        r
+        for r in rows
+        if r.split == DEV and r.bucket != PARTIAL and r.refused != (r.bucket == NONANSWER)
+    ]
+    for r in errors[:show_dev]:
+        kind = "FA" if r.refused else "MISS"
+        text = json.dumps(r.answer[:400], ensure_ascii=False)
+        print(f"{kind} {r.source} [{r.our_class}] q={r.question[:80]!r}\n   {text}")
+
+
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
     parser.add_argument(
@@ -304,7 +433,12 @@ def main(argv: list[str]) -> int:
     parser.add_argument(
         "--summary", action="store_true", help="print the figures only, no answer rows"
     )
+    parser.add_argument("--chat", type=Path, help="a folder of labelled chat answers")
+    parser.add_argument("--show-dev", type=int, default=0, help="development errors to print")
     args = parser.parse_args(argv)
+    if args.chat:
+        chat_report(args.chat, args.show_dev)
+        return 0
     for directory in args.directories:
         for part in parts(directory):
             report(part, rows=not args.summary)

@@ -46,6 +46,17 @@ class FieldEntry(_Decided, total=False):
     truncated: bool  # a list above was cut at its cap
     # rung "nested": one entry per sub-field
     fields: dict[str, FieldEntry]
+    # the field's counts: true positive, false discovery, false negative, false alarm,
+    # true negative (an object's and a list's: of their values and items)
+    tp: int
+    fd: int
+    fn: int
+    fa: int
+    tn: int
+    # the ladder's working keys, never in a report: a list pair's closeness, and the
+    # counts of an object or list before they are spread into the keys above
+    closeness: float
+    counts: dict[str, int]
 
 
 class _Moved(TypedDict):
@@ -64,11 +75,14 @@ class FieldChange(_Moved, total=False):
 
 
 def field_entries(details: Mapping[str, Any]) -> dict[str, FieldEntry]:
-    """The top-level fields of a document's details that carry a numeric score."""
+    """The top-level fields of a document's details that carry a numeric score (not an
+    `unexpected` value, which is a false alarm outside the score)."""
     return {
         name: cast(FieldEntry, entry)
         for name, entry in details.items()
-        if isinstance(entry, Mapping) and is_number(entry.get("score"))
+        if isinstance(entry, Mapping)
+        and is_number(entry.get("score"))
+        and entry.get("rung") != "unexpected"
     }
 
 

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from pytest_bizbench import hookspecs
-from pytest_bizbench.options.settings import add_options
+from pytest_bizbench.options.table import add_options
 from pytest_bizbench.run.interrupt import catch_sigterm, is_case_nodeid, release_sigterm
 from pytest_bizbench.run.state import (
     PREDICTIONS_OUTPUT,
@@ -86,7 +86,7 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
     if is_worker(config):
         summaries = run_state(config).predictions.summaries()
         if summaries:
-            from pytest_bizbench.cases.jsonio import compact_json
+            from pytest_bizbench.io.jsonio import compact_json
 
             # one ASCII JSON text: execnet refuses strings that are not UTF-8 (a lone
             # surrogate in a row id), and a refused message would lose the worker's end

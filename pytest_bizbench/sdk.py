@@ -355,6 +355,15 @@ class BenchmarkPlugin:
         }
 
     def compute(self, scored: list[ScoredDocument]) -> dict[str, Any]:
+        return self._metrics(scored)
+
+    def _metrics(
+        self,
+        scored: list[ScoredDocument],
+        visit: Callable[[ScoredDocument], None] | None = None,
+    ) -> dict[str, Any]:
+        """compute()'s one pass over the documents; `visit` sees each one in it, so a
+        subclass adds metrics without parsing a lazily read document twice."""
         means: dict[str, list[float]] = {key: [] for key in self._detail_means}
         if not scored:
             return {"accuracy": 0.0, "total_documents": 0, **dict.fromkeys(means, 0.0)}
@@ -363,6 +372,8 @@ class BenchmarkPlugin:
         groups: dict[str, list[float]] = {}
         rules: dict[str, list[float]] = {rule.name: [] for rule in self.MATCH_RULES}
         for s in by_id(scored):  # one pass: a lazily read document is parsed per pass
+            if visit is not None:
+                visit(s)
             scores.append(s.score)
             details = s.details
             for key, values in means.items():  # absent (a missing prediction) counts as 0

@@ -10,6 +10,7 @@ import yaml  # noqa: F401 - loaded once per process, see below
 from bizhelpers import Suite
 from llmstub import Stub, serve
 
+import pytest_bizbench.cases.model  # loaded once per process, see below
 import pytest_bizbench.sdk  # noqa: F401 - loaded once per process, see below
 
 # Extensions load once per process: import them now, or an in-process pytester run
@@ -18,7 +19,8 @@ import pytest_bizbench.sdk  # noqa: F401 - loaded once per process, see below
 # rapidfuzz's cdist fails; yaml: the C loader's nodes are not the new module's, so a
 # golden-assessment file reads as "got a scalar"). The plugin imports neither at start.
 # The SDK likewise: a conftest's benchmark class must subclass the `BenchmarkPlugin`
-# the registry checks against, not a second copy imported by a later run.
+# the registry checks against, not a second copy imported by a later run; and the
+# case model: a loader's `CaseError` must be the class collection checks for.
 with contextlib.suppress(ImportError):
     import numpy  # noqa: F401
 

@@ -239,6 +239,20 @@ def test_field_accuracy_compute_reads_each_document_once() -> None:
         "completeness": 0.0,
         "correctness": 0.0,
         "quality": 0.0,
+        # no field counted: every rate has a zero denominator
+        "fields": {
+            "total": {
+                "tp": 0,
+                "fd": 0,
+                "fn": 0,
+                "fa": 0,
+                "tn": 0,
+                "precision": None,
+                "recall": None,
+                "f1": None,
+            },
+        },
+        "field_f1": None,
     }
 
 

@@ -23,6 +23,9 @@ from pytest_bizbench.report.records import Completeness
         ("b:x>=.5", ("b", None, "x", ">=", 0.5)),
         ("b:x>-2.", ("b", None, "x", ">", -2.0)),
         ("b:x<+1E1", ("b", None, "x", "<", 10.0)),
+        # a model's name may hold ':' (an Ollama tag); a benchmark's and a metric's may not
+        ("qa-answer:llama3:8b:accuracy>=0.5", ("qa-answer", "llama3:8b", "accuracy", ">=", 0.5)),
+        ("b:a:b:c:x>=1", ("b", "a:b:c", "x", ">=", 1.0)),
     ],
 )
 def test_parse_threshold(text: str, expected: tuple[object, ...]) -> None:
@@ -34,7 +37,6 @@ def test_parse_threshold(text: str, expected: tuple[object, ...]) -> None:
     ("text", "problem"),
     [
         ("accuracy>=0.9", "expected BENCH[:MODEL]:METRIC OP VALUE"),
-        ("a:b:c:d>=1", "expected BENCH[:MODEL]:METRIC OP VALUE"),
         ("a:b=1", "expected BENCH[:MODEL]:METRIC OP VALUE"),
         ("a:b>=high", "'high' is not a number"),
         ("a:b>=nan", "'nan' is not a number"),
@@ -45,6 +47,8 @@ def test_parse_threshold(text: str, expected: tuple[object, ...]) -> None:
         ("a:b>=\u0660.\u0669", "is not a number"),
         ("a:b>=0x1", "'0x1' is not a number"),
         ("a::b>=1", "expected BENCH[:MODEL]:METRIC OP VALUE"),
+        ("a:b:>=1", "expected BENCH[:MODEL]:METRIC OP VALUE"),
+        (":m:b>=1", "expected BENCH[:MODEL]:METRIC OP VALUE"),
     ],
 )
 def test_bad_thresholds(text: str, problem: str) -> None:

@@ -20,7 +20,7 @@ from pytest_bizbench.run.registry import Registry
 from pytest_bizbench.sdk import BenchmarkPlugin
 
 PACKAGE = Path(pytest_bizbench.__file__).parent
-LOADERS = ("ground_truth", "agent", "golden", "qa", "yamlio")
+LOADERS = ("ground_truth", "agent", "golden", "qa")
 HEAVY = ("yaml", "regex", "rapidfuzz")
 
 
@@ -29,26 +29,32 @@ def _module_name(path: Path) -> str:
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
 
-def _imported(path: Path, modules: set[str]) -> set[str]:
+def _targets(node: ast.AST, package: str) -> set[str]:
+    """The modules (and the names, which may be modules) one import statement names."""
+    if isinstance(node, ast.Import):
+        return {a.name for a in node.names}
+    if not isinstance(node, ast.ImportFrom):
+        return set()
+    base = node.module or ""
+    if node.level:
+        parts = package.split(".")[: len(package.split(".")) - node.level + 1]
+        base = ".".join([*parts, base] if base else parts)
+    return {base, *(f"{base}.{a.name}" for a in node.names)}
+
+
+def _imported(path: Path, modules: set[str], *, lazy: bool = False) -> set[str]:
     """Package modules this file imports at module level (TYPE_CHECKING blocks
-    included: a cycle hidden there is still a cycle; imports inside functions are
-    the deliberate lazy ones and are left out)."""
+    included: a cycle hidden there is still a cycle); with `lazy`, at any depth of its
+    code too, the deliberate imports inside functions included."""
     name = _module_name(path)
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    tree = ast.parse(path.read_text(encoding="utf-8"))
     found: set[str] = set()
 
     def visit(body: list[ast.stmt]) -> None:
         for node in body:
-            if isinstance(node, ast.Import):
-                found.update(a.name for a in node.names)
-            elif isinstance(node, ast.ImportFrom):
-                base = node.module or ""
-                if node.level:
-                    parts = package.split(".")[: len(package.split(".")) - node.level + 1]
-                    base = ".".join([*parts, base] if base else parts)
-                found.add(base)
-                found.update(f"{base}.{a.name}" for a in node.names)
-            elif isinstance(node, ast.If):
+            found.update(_targets(node, package))
+            if isinstance(node, ast.If):
                 visit(node.body)
                 visit(node.orelse)
             elif isinstance(node, ast.Try):
@@ -57,7 +63,11 @@ def _imported(path: Path, modules: set[str]) -> set[str]:
                     visit(handler.body)
                 visit(node.orelse)
 
-    visit(ast.parse(path.read_text(encoding="utf-8")).body)
+    if lazy:
+        for node in ast.walk(tree):
+            found.update(_targets(node, package))
+    else:
+        visit(tree.body)
     return {m for m in found if m in modules and m != name}
 
 
@@ -124,24 +134,6 @@ def _stage(module: str) -> int:
     return next(rank for rank, stage in enumerate(STAGES) if name in stage)
 
 
-def _all_imports(path: Path, modules: set[str]) -> set[str]:
-    """Every package module `path` imports, at any depth of its code."""
-    found: set[str] = set()
-    name = _module_name(path)
-    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-        if isinstance(node, ast.Import):
-            found.update(a.name for a in node.names)
-        elif isinstance(node, ast.ImportFrom):
-            base = node.module or ""
-            if node.level:
-                parts = package.split(".")[: len(package.split(".")) - node.level + 1]
-                base = ".".join([*parts, base] if base else parts)
-            found.add(base)
-            found.update(f"{base}.{a.name}" for a in node.names)
-    return {m for m in found if m in modules and m != name}
-
-
 def test_the_package_holds_only_entry_points_hooks_and_the_public_api() -> None:
     top = {p.stem for p in PACKAGE.glob("*.py")}
     assert top <= TOP_LEVEL
@@ -159,7 +151,7 @@ def test_imports_point_down_the_flow() -> None:
         f"{_module_name(f)} -> {target}"
         for f in files
         if _module_name(f) != "pytest_bizbench"
-        for target in sorted(_all_imports(f, modules))
+        for target in sorted(_imported(f, modules, lazy=True))
         if _stage(target) < _stage(_module_name(f))
     ]
     assert upward == []
@@ -189,6 +181,7 @@ def _unwanted() -> set[str]:
     return {
         *HEAVY,
         *(f"pytest_bizbench.cases.{name}" for name in LOADERS),
+        "pytest_bizbench.io.yamlio",
         *(spec.path.partition(":")[0] for spec in BUILTINS),
         "pytest_bizbench.scoring.refusal",
         "pytest_bizbench.scoring.ladder",
@@ -208,6 +201,7 @@ HELP_MODULES = {
     "pytest_bizbench.options",
     "pytest_bizbench.options.llm",
     "pytest_bizbench.options.settings",
+    "pytest_bizbench.options.table",
     "pytest_bizbench.options.types",
     "pytest_bizbench.plugin",
     "pytest_bizbench.run",

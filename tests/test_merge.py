@@ -186,3 +186,39 @@ def test_a_merge_whose_save_is_refused_writes_a_failed_gate(suite: Suite) -> Non
     assert gate["passed"] is False
     assert gate["reasons"][-1].startswith("refusing to save the baseline ")
     assert not (suite.path / "b.json").exists()
+
+
+def test_a_merge_missing_a_shard_fails_and_names_what_no_shard_ran(suite: Suite) -> None:
+    """Shard B's report never arrived: its 6 cases x 2 benchmarks x 2 models = 24
+    items and the bad file's error item are in no shard, so the merge is incomplete."""
+    build(suite)
+    suite.pytester.runpytest("cases/a.ground-truth.jsonl", "--bizbench-report", "a.json")
+    result = merge(suite, "a.json", "-o", "m.json", "--", "cases")
+    assert result.ret == 1
+    completeness = suite.report("m.json")["completeness"]
+    unmerged = completeness["unmerged"]
+    assert len(unmerged) == 25
+    assert "cases/sub/b.ground-truth.jsonl::inv-011[totals-v2]" in unmerged
+    assert "cases/sub/bad.ground-truth.jsonl::line-1[invalid]" in unmerged
+    assert not any(nodeid.startswith("cases/a.") for nodeid in unmerged)
+    assert (completeness["complete"], completeness["collected"]) == (False, 49)
+    result.stdout.fnmatch_lines(
+        [
+            "bizbench gate: FAILED",
+            "*incomplete merge: 25 items of the suite in no shard's report (a shard missing?)",
+            "*unmerged: cases/sub/b.ground-truth.jsonl::inv-006[[]field-accuracy-v1[]]",
+        ]
+    )
+
+
+def test_a_merge_that_collects_no_case_says_it_cannot_check_for_missing_shards(
+    suite: Suite,
+) -> None:
+    build(suite, n=4)
+    suite.pytester.runpytest("--bizbench-report", "all.json")
+    suite.write("elsewhere/test_plain.py", "def test_x():\n    pass\n")
+    result = merge(suite, "all.json", "-o", "m.json", "--", "elsewhere")
+    completeness = suite.report("m.json")["completeness"]
+    assert "unmerged" not in completeness
+    assert any("cannot tell whether a shard is missing" in n for n in completeness["notes"])
+    assert result.ret == 1  # the suite's bad file and missing prediction, as in its run

@@ -218,7 +218,11 @@ def test_subset_with_models_keeps_every_item_of_a_question(suite: Suite) -> None
     ("args", "ini", "message"),
     [
         (["--bizbench-limit", "0"], "", "--bizbench-limit 0: must be at least 1"),
-        ([], "bizbench_qa_scorer = fuzzy", "ini bizbench_qa_scorer = 'fuzzy' must be one of"),
+        (
+            [],
+            "bizbench_qa_scorer = fuzzy",
+            "ini bizbench_qa_scorer = 'fuzzy' must be auto, exact, contains or numeric",
+        ),
         ([], "bizbench_pass_at_k = 1,0", "ini bizbench_pass_at_k = '1,0' must be whole numbers"),
         ([], "bizbench_pass_at_k = one", "ini bizbench_pass_at_k = 'one' must be whole numbers"),
         ([], "bizbench_open_book = maybe", "ini bizbench_open_book = 'maybe' must be auto"),

@@ -169,3 +169,20 @@ def pytest_bizbench_judge(field, expected, actual):
             "(judge 0.00*judge-error: TimeoutError: judge model did not answer)",
         ]
     )
+
+
+def test_a_model_whose_name_holds_a_colon_can_be_gated(suite: Suite) -> None:
+    """`llama3:8b` (an Ollama tag) scores 1 of 2 fields: 0.5, under the 0.9 asked."""
+    suite.cases("a.ground-truth.jsonl", [doc("c", {"a": "x", "b": "y"})])
+    suite.write("p.jsonl", '{"id": "c", "extracted_fields": {"a": "x", "b": "z"}}\n')
+    result = suite.pytester.runpytest(
+        "--bizbench-predictions",
+        "llama3:8b=p.jsonl",
+        "--bizbench-threshold",
+        "field-accuracy:llama3:8b:accuracy>=0.9",
+    )
+    assert result.ret == pytest.ExitCode.TESTS_FAILED
+    gate = suite.report()["gate"]
+    assert gate["reasons"][0] == (
+        "threshold not met: field-accuracy:llama3:8b:accuracy = 0.5000, needs >= 0.9"
+    )

@@ -166,10 +166,18 @@ def test_number_rung_tolerances_are_configurable() -> None:
     assert loose.score_field("total", 100, "110.5")["score"] == 0.0
 
 
-@pytest.mark.parametrize("actual", ["n/a", "about a thousand", True, "", [1577]])
+@pytest.mark.parametrize("actual", ["n/a", "about a thousand", True, [1577]])
 def test_number_rung_not_a_number(actual: Any) -> None:
     entry = ladder().score_field("total", 1577, actual)
     assert (entry["score"], entry["rung"], entry["reason"]) == (0.0, "number", "not-a-number")
+
+
+@pytest.mark.parametrize("actual", [None, "", "  ", [], {}])
+def test_an_empty_actual_is_missing(actual: Any) -> None:
+    # empty is "none" on either side: a value expected and nothing given is a miss (fn)
+    entry = ladder().score_field("total", 1577, actual)
+    assert (entry["score"], entry["rung"], entry["reason"]) == (0.0, "missing", "missing")
+    assert (entry["fn"], entry["fd"]) == (1, 0)
 
 
 def test_numeric_fields_read_string_ground_truth_as_numbers() -> None:
@@ -238,6 +246,11 @@ def test_exact_rung_after_normalization() -> None:
         "rung": "exact",
         "expected": "Acme  Corp",
         "actual": " ＡＣＭＥ corp\n",
+        "tp": 1,
+        "fd": 0,
+        "fn": 0,
+        "fa": 0,
+        "tn": 0,
     }
 
 
@@ -388,11 +401,8 @@ def test_list_items_use_the_ladder() -> None:
 @pytest.mark.parametrize(
     ("expected", "actual", "score", "precision", "recall"),
     [
-        ([], [], 1.0, 1.0, 1.0),
-        ([None], [], 1.0, 1.0, 1.0),  # null items of the ground truth are ignored
-        (["a"], [], 0.0, 0.0, 0.0),
-        ([], ["a"], 0.0, 0.0, 0.0),
         (["a", "a"], ["a"], 2 / 3, 1.0, 0.5),  # F1 = 2 * 1 * 0.5 / 1.5 = 2/3
+        (["a", None], ["a", "b"], 2 / 3, 0.5, 1.0),  # the null item is not asked for
     ],
 )
 def test_list_edge_cases(
@@ -402,6 +412,23 @@ def test_list_edge_cases(
     assert entry["score"] == pytest.approx(score)
     assert entry["precision"] == pytest.approx(precision)
     assert entry["recall"] == pytest.approx(recall)
+
+
+@pytest.mark.parametrize(
+    ("expected", "actual", "score", "rung", "counts"),
+    [
+        ([None], [], 1.0, "empty", (0, 0, 0, 0, 1)),  # only null items: nothing asked
+        (["a"], [], 0.0, "missing", (0, 0, 1, 0, 0)),
+        (["a", "b"], None, 0.0, "missing", (0, 0, 2, 0, 0)),  # each item missed
+        ([], ["x", "y"], 0.0, "empty", (0, 0, 0, 2, 0)),  # each item a false alarm
+    ],
+)
+def test_list_against_nothing(
+    expected: list[Any], actual: Any, score: float, rung: str, counts: tuple[int, ...]
+) -> None:
+    entry = ladder().score_field("tags", expected, actual)
+    assert (entry["score"], entry["rung"]) == (score, rung)
+    assert tuple(entry[k] for k in ("tp", "fd", "fn", "fa", "tn")) == counts
 
 
 def test_scalar_actual_counts_as_a_one_item_list() -> None:
@@ -430,7 +457,12 @@ def test_list_of_objects_gets_partial_credit_per_pair() -> None:
     assert entry["precision"] == 0.5
     assert entry["recall"] == 0.75
     assert entry["score"] == pytest.approx(0.6)
-    assert entry["matched"] == [[expected[0], actual[1], 0.5], [expected[1], actual[0], 1.0]]
+    # a matched pair of objects carries the per-field details of the pair
+    assert [m[:3] for m in entry["matched"]] == [
+        [expected[0], actual[1], 0.5],
+        [expected[1], actual[0], 1.0],
+    ]
+    assert entry["matched"][0][3]["qty"]["reason"] == "out-of-tolerance"
     assert entry["hallucinated"] == [actual[2]]
 
 
@@ -543,10 +575,14 @@ def test_score_document_hand_example() -> None:
         "total",
         "issued",
         "paid",
+        "extra_fields",
+        "field_counts",
         "completeness",
         "correctness",
         "quality",
     }
+    # not in the ground truth: listed, a false alarm, not scored
+    assert details["extra_fields"] == ["unexpected"]
     assert score == 0.5  # (1 + 0 + 0 + 1) / 4
     assert details["completeness"] == 0.75  # 3 of 4 fields present
     assert details["correctness"] == pytest.approx(2 / 3)  # (1 + 0 + 1) / 3 present
@@ -556,8 +592,10 @@ def test_score_document_hand_example() -> None:
 
 def test_score_document_with_nothing_to_score() -> None:
     score, details = ladder().score_document({"a": None}, {"a": "x"})
-    assert score == 0.0
-    assert details == {"completeness": 0.0, "correctness": 0.0, "quality": 0.0}
+    assert score == 0.0  # nothing expected, something given
+    assert details["a"]["rung"] == "unexpected"
+    assert details["a"]["fa"] == 1
+    assert ladder().score_document({"a": None}, {"a": None, "b": ""})[0] == 1.0
 
 
 def test_score_document_with_nothing_present() -> None:

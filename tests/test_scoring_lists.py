@@ -1,7 +1,7 @@
 """List fields in bulk and the work budgets: same results as one ladder call per pair.
 
-The reference is `LadderConfig(bulk_lists=False)`: every pair scored by the ladder
-and paired by the pure-Python Kuhn-Munkres, as before the bulk path existed.
+The reference is `LadderConfig(bulk_lists=False)`: every pair scored by the ladder,
+then the same pairing, as before the bulk path existed.
 """
 
 from __future__ import annotations
@@ -15,20 +15,9 @@ import pytest
 from bizhelpers import Suite, jsonl
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from rapidfuzz import process
 
-import pytest_bizbench.scoring.assign as assign_module
 from pytest_bizbench.scoring import FieldLadder, LadderConfig
-from pytest_bizbench.scoring.assign import (
-    MARGIN,
-    NUMPY_CELLS,
-    assign,
-    kuhn_munkres,
-    kuhn_munkres_numpy,
-    kuhn_munkres_unit,
-    numpy_module,
-)
-from pytest_bizbench.scoring.assign import _only_optimum as only_optimum
+from pytest_bizbench.scoring.pairs import numpy_module
 
 WORDS = ["acme", "acme corp", "ACME Corp.", "beta llc", "gamma", "gama", "", " ", "Straße"]
 NUMBERS = [1, 2, 2.0, "2", "$2.00", "1,000", "1000", 0.5, "n/a", 1e300, -3, "(3)"]
@@ -41,8 +30,7 @@ FIELDS = {"notes", "amounts", "dates", "items"}
 def numpy_or_not(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
     """Each test twice: with numpy (the `fast` extra) and as if it were not installed."""
     if request.param == "pure-python":
-        for module in ("assign", "pairs"):
-            monkeypatch.setattr(f"pytest_bizbench.scoring.{module}.numpy_module", lambda: None)
+        monkeypatch.setattr("pytest_bizbench.scoring.pairs.numpy_module", lambda: None)
     elif numpy_module() is None:
         pytest.skip("numpy is not installed")
     return str(request.param)
@@ -114,85 +102,9 @@ def test_bulk_path_equals_one_call_per_pair_on_long_lists_with_duplicates() -> N
         assert bulk == reference
 
 
-def test_tie_goes_to_the_first_actual_item_as_before() -> None:
-    # both actual items match "Acme Corp" (fuzzy 1.0 and exact 1.0): the first is taken
-    entry = FieldLadder(LadderConfig()).score_field("v", ["Acme Corp"], ["ACME Corp.", "Acme Corp"])
-    assert entry["matched"] == [["Acme Corp", "ACME Corp.", 1.0]]
-    assert entry["hallucinated"] == ["Acme Corp"]
-    # duplicates pair in order of position: first with first
-    entry = FieldLadder(LadderConfig()).score_field("n", [2, 2], ["2", 2.0, "$2"])
-    assert entry["matched"] == [[2, "2", 1.0], [2, 2.0, 1.0]]
-    assert entry["hallucinated"] == ["$2"]
-
-
-def random_matrix(rng: random.Random, values: list[float]) -> list[list[float]]:
-    rows = rng.randint(1, 9)
-    cols = rng.randint(rows, 11)
-    density = rng.random()
-    if rng.random() < 0.3:  # blocks of identical rows and columns: all ties
-        period = rng.randint(1, 3)
-        return [
-            [1.0 if j % period == i % period else 0.0 for j in range(cols)] for i in range(rows)
-        ]
-    return [
-        [rng.choice(values) if rng.random() < density else 0.0 for _ in range(cols)]
-        for _ in range(rows)
-    ]
-
-
-def test_unit_solver_takes_the_same_pairs_as_kuhn_munkres() -> None:
-    rng = random.Random(3)
-    for _ in range(1500):
-        scores = random_matrix(rng, [1.0])
-        ones = [[j for j, score in enumerate(row) if score] for row in scores]
-        assert kuhn_munkres_unit(ones, len(scores[0])) == kuhn_munkres(scores)
-
-
-def test_numpy_solver_takes_the_same_pairs_as_kuhn_munkres() -> None:
-    np = pytest.importorskip("numpy")
-    rng = random.Random(4)
-    for _ in range(800):
-        scores = random_matrix(rng, [1.0, 0.5, 0.25, 1 / 3, 0.9])
-        assert kuhn_munkres_numpy(np, scores) == kuhn_munkres(scores)
-
-
 TIES = settings(
     max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )
-
-
-@st.composite
-def duplicated_ones(draw: st.DrawFn) -> tuple[list[list[int]], int]:
-    """A 0/1 matrix of few distinct values repeated: rows and columns of equal values are
-    identical; a row scores 1 on columns within `reach` of its value (0: equal only), so
-    equal values form blocks and `reach` > 0 chains them, as numbers with a tolerance do."""
-    pool = draw(st.integers(1, 5))
-    reach = draw(st.integers(0, 1))
-    rows = draw(st.lists(st.integers(0, pool), min_size=1, max_size=12))
-    cols = draw(st.lists(st.integers(0, pool), min_size=len(rows), max_size=16))
-    ones = [[j for j, c in enumerate(cols) if abs(c - r) <= reach] for r in rows]
-    return ones, len(cols)
-
-
-@TIES
-@given(duplicated_ones())
-def test_unit_solver_takes_the_same_pairs_on_duplicated_values(
-    matrix: tuple[list[list[int]], int],
-) -> None:
-    ones, cols = matrix
-    dense = [[1.0 if j in row else 0.0 for j in range(cols)] for row in ones]
-    assert kuhn_munkres_unit(ones, cols) == kuhn_munkres(dense)
-
-
-def test_unit_solver_pairs_equal_values_first_with_first_and_moves_a_row_off_its_block() -> None:
-    # rows valued 7, 7, 7, 9 against columns valued 9, 7, 7 and one no row scores: the
-    # first two 7s take the 7 columns in order (at distance 0); the third 7 has none
-    # left, so its search goes to distance 1 and gives it column 0, a zero pair; the 9
-    # row then takes column 0 back and the third 7 moves to column 3 (pairs by column)
-    ones = [[1, 2], [1, 2], [1, 2], [0]]
-    assert kuhn_munkres_unit(ones, 4) == [(3, 0), (0, 1), (1, 2), (2, 3)]
-    dense = [[1.0 if j in row else 0.0 for j in range(4)] for row in ones]
-    assert kuhn_munkres(dense) == [(3, 0), (0, 1), (1, 2), (2, 3)]
 
 
 amounts = st.sampled_from([1, 2, 2.0, "2", "$2.00", 99, 100, 101, "101.00", 102, 200, 202, None])
@@ -223,88 +135,6 @@ def test_bulk_path_equals_one_call_per_pair_on_heavily_duplicated_lists(
     assert bulk == reference
 
 
-def test_assign_skips_search_when_each_item_has_one_match(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    rows: list[dict[int, float]] = [{2: 1.0}, {}, {0: 0.5}, {1: 1.0}]
-
-    def no_search(*args: Any) -> list[tuple[int, int]]:
-        raise AssertionError("searched")
-
-    monkeypatch.setattr("pytest_bizbench.scoring.assign._solve", no_search)
-    assert assign(rows, 3) == [(0, 2, 1.0), (2, 0, 0.5), (3, 1, 1.0)]
-
-
-def best_first_rows(rng: random.Random, n_rows: int, n_cols: int) -> list[dict[int, float]]:
-    """Rows with many partial scores, most of them with one clear best column (as
-    line items that each match their own counterpart), and now and then a shared
-    best, a tie or a best ahead by no more than the shortcut's margin."""
-    own = rng.sample(range(n_cols), min(n_rows, n_cols))
-    rows: list[dict[int, float]] = []
-    for i in range(n_rows):
-        row = {j: rng.choice([0.25, 1 / 3, 0.5, rng.random() * 0.6]) for j in
-               rng.sample(range(n_cols), rng.randint(0, n_cols))}  # fmt: skip
-        if i < len(own) and rng.random() < 0.9:
-            row[own[i]] = rng.choice([1.0, 2 / 3, 0.9, 0.61])
-        roll = rng.random()
-        if row and roll < 0.05:  # a tie for the best
-            best = max(row, key=row.__getitem__)
-            row[rng.randrange(n_cols)] = row[best]
-        elif row and roll < 0.1:  # ahead by the margin or less
-            best = max(row, key=row.__getitem__)
-            others = [j for j in range(n_cols) if j != best]
-            if others:
-                row[rng.choice(others)] = row[best] - rng.choice([MARGIN, MARGIN / 2, 1e-12])
-        elif roll < 0.15 and own:  # another row's best
-            row[rng.choice(own)] = 1.0
-        rows.append(row)
-    return rows
-
-
-def test_the_pairing_without_a_search_is_the_searched_one_whenever_it_applies() -> None:
-    """The shortcut's pairing equals the full search's (no shortcut), on matrices
-    where it applies and where a tie, a near tie or a shared best stops it."""
-    rng = random.Random(11)
-    shortcut_taken = 0
-    for _ in range(3000):
-        n_rows, n_cols = rng.randint(1, 7), rng.randint(1, 7)
-        rows = best_first_rows(rng, n_rows, n_cols)
-        live = [i for i, row in enumerate(rows) if row]
-        shortcut_taken += only_optimum(rows, live) is not None
-        assert assign(rows, n_cols) == assign(rows, n_cols, solver=kuhn_munkres), rows
-    assert shortcut_taken > 500  # the generator reaches both sides
-
-
-def test_the_only_optimum_is_taken_without_a_search_and_anything_else_is_searched(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    """Worked by hand. `clear`: each row's best is its own. `tied`: row 2 scores
-    columns 2 and 0 alike, but column 0 is row 0's only best, which leads by 0.4:
-    row 2 taking it costs row 0 more than row 2 gains, so the pairing is still the
-    only optimum. `open_tie`: row 2's other best, column 3, is nobody's, so two
-    pairings reach the same total and the search's tie rule decides."""
-    clear = [{0: 0.9, 1: 0.5, 2: 1 / 3}, {1: 1.0, 0: 0.5}, {2: 0.61, 0: 0.25}]
-    tied = [*clear[:2], {2: 0.61, 0: 0.61 - MARGIN / 2}]
-    open_tie = [*clear[:2], {2: 0.61, 3: 0.61}]
-    pairs = [(0, 0, 0.9), (1, 1, 1.0), (2, 2, 0.61)]
-    assert only_optimum(clear, [0, 1, 2]) == pairs
-    assert only_optimum(tied, [0, 1, 2]) == pairs
-    assert only_optimum(open_tie, [0, 1, 2]) is None
-    assert only_optimum([{0: 1.0}, {0: 0.9, 1: 0.1}], [0, 1]) is None  # one only best twice
-    # row 0 ties into column 0, row 1's only best, which leads row 1's next score by
-    # no more than twice the margin: no price proves the tie away closely enough
-    assert only_optimum([{0: 0.5, 1: 0.5}, {0: 0.7, 2: 0.7 - 1.5 * MARGIN}], [0, 1]) is None
-    assert only_optimum([{0: 0.5, 1: 0.5}, {0: 0.7, 2: 0.6}], [0, 1]) == [(0, 1, 0.5), (1, 0, 0.7)]
-
-    def no_search(*args: Any) -> list[tuple[int, int]]:
-        raise AssertionError("searched")
-
-    monkeypatch.setattr("pytest_bizbench.scoring.assign._solve", no_search)
-    assert assign(clear, 3) == assign(tied, 3) == pairs
-    with pytest.raises(AssertionError, match="searched"):
-        assign(open_tie, 4)
-
-
 def iso_days(start: int, count: int) -> list[str]:
     first = date(2000, 1, 1)
     return [(first + timedelta(days=start + k)).isoformat() for k in range(count)]
@@ -327,6 +157,7 @@ def test_list_over_the_item_cap_is_matched_in_order_and_flagged() -> None:
         "rung": "exact",
         "expected": "Acme",
         "actual": "ACME",
+        **{"tp": 1, "fd": 0, "fn": 0, "fa": 0, "tn": 0},
     }
     assert score == (0.25 + 1.0) / 2
 
@@ -401,34 +232,12 @@ def test_budget_ini_keys_must_be_positive(suite: Suite, key: str) -> None:
     result.stderr.fnmatch_lines([f"ERROR: *{key} = '0' must be between 1 and inf*"])
 
 
-def test_small_lists_skip_numpy_and_score_as_the_reference(monkeypatch: pytest.MonkeyPatch) -> None:
-    """numpy's per-call overhead outweighs a small list (issue 17): below NUMPY_CELLS the
-    solver and the text scores stay in Python; larger lists still use it."""
-    pytest.importorskip("numpy")
-    calls: list[str] = []
-
-    def record(name: str, real: Any) -> Any:
-        def wrapped(*args: Any, **kwargs: Any) -> Any:
-            calls.append(name)
-            return real(*args, **kwargs)
-
-        return wrapped
-
-    monkeypatch.setattr(
-        "pytest_bizbench.scoring.assign.kuhn_munkres_numpy",
-        record("solver", assign_module.kuhn_munkres_numpy),
-    )
-    monkeypatch.setattr(
-        "pytest_bizbench.scoring.pairs.process.cdist", record("cdist", process.cdist)
-    )
-    expected = [{"d": "Cloud hosting", "a": 10.5}, {"d": "Office chairs", "a": 7.0}]
-    actual = [{"d": "OFFICE CHAIRS", "a": "7.00"}, {"d": "Cloud hostin", "a": 10.5}]
-    bulk, reference = both_paths("items", expected, actual, strictness=0.5)
-    assert bulk == reference
-    assert calls == []
-    # "acme corp" and "ACME Corp." share their best match: the search runs
-    words = [*(f"{w} {n}" for n, w in enumerate(WORDS[:7])), "acme corp", "ACME Corp."]
-    bulk, reference = both_paths("notes", words, [w.upper() + "!" for w in reversed(words)])
-    assert bulk == reference
-    assert sorted(set(calls)) == ["cdist", "solver"]  # 9 x 9 = 81 cells >= NUMPY_CELLS
-    assert 9 * 9 >= NUMPY_CELLS > 2 * 2
+def test_an_identical_copy_is_paired_before_a_neighbour_and_copies_pair_in_order() -> None:
+    # both actual items match "Acme Corp" (fuzzy 0.9474 and exact): the identical one is taken
+    entry = FieldLadder(LadderConfig()).score_field("v", ["Acme Corp"], ["ACME Corp.", "Acme Corp"])
+    assert entry["matched"] == [["Acme Corp", "Acme Corp", 1.0]]
+    assert entry["hallucinated"] == ["ACME Corp."]
+    # equally close copies pair in order of position: first with first
+    entry = FieldLadder(LadderConfig()).score_field("n", [2, 2], ["2", 2.0, "$2"])
+    assert entry["matched"] == [[2, "2", 1.0], [2, 2.0, 1.0]]
+    assert entry["hallucinated"] == ["$2"]

@@ -6,9 +6,9 @@ import pytest
 import yaml
 from yaml.scanner import ScannerError
 
-from pytest_bizbench.cases import yamlio
-from pytest_bizbench.cases.jsonio import MAX_DEPTH, InputError
-from pytest_bizbench.cases.yamlio import (
+from pytest_bizbench.io import yamlio
+from pytest_bizbench.io.jsonio import MAX_DEPTH, InputError
+from pytest_bizbench.io.yamlio import (
     MAX_ALIAS_NODES,
     compose_yaml,
     construct,

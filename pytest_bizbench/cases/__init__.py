@@ -11,22 +11,22 @@ from pytest_bizbench.lazy import lazy_export
 
 if TYPE_CHECKING:
     from pytest_bizbench.cases.ground_truth import load_ground_truth
-    from pytest_bizbench.cases.jsonio import (
+    from pytest_bizbench.cases.model import CaseError, GroundTruthCase, content_hash
+    from pytest_bizbench.io.jsonio import (
         MAX_DEPTH,
         InputError,
         iter_jsonl,
         parse_json,
         read_text,
     )
-    from pytest_bizbench.cases.model import CaseError, GroundTruthCase, content_hash
 
 _EXPORTS = {
     "load_ground_truth": "pytest_bizbench.cases.ground_truth",
-    "MAX_DEPTH": "pytest_bizbench.cases.jsonio",
-    "InputError": "pytest_bizbench.cases.jsonio",
-    "iter_jsonl": "pytest_bizbench.cases.jsonio",
-    "parse_json": "pytest_bizbench.cases.jsonio",
-    "read_text": "pytest_bizbench.cases.jsonio",
+    "MAX_DEPTH": "pytest_bizbench.io.jsonio",
+    "InputError": "pytest_bizbench.io.jsonio",
+    "iter_jsonl": "pytest_bizbench.io.jsonio",
+    "parse_json": "pytest_bizbench.io.jsonio",
+    "read_text": "pytest_bizbench.io.jsonio",
     "CaseError": "pytest_bizbench.cases.model",
     "GroundTruthCase": "pytest_bizbench.cases.model",
     "content_hash": "pytest_bizbench.cases.model",

@@ -26,12 +26,12 @@ from typing import Any
 import regex
 
 from pytest_bizbench.cases.kinds import RUNS_SUFFIX as RUNS_SUFFIX  # noqa: PLC0414
+from pytest_bizbench.io.jsonio import InputError
 from pytest_bizbench.options.types import LoadOptions, RunFields
 from pytest_bizbench.scoring.fs_assertions import KNOWN_KINDS
 from pytest_bizbench.sdk import ExtendedDocument
 
 from .checks import describe, dig, id_problem, is_case_id, min_score_of, type_name
-from .jsonio import InputError
 from .model import CaseError, PredictionShapeError, Workspace, content_hash
 from .reading import jsonl_rows, read_case_file
 

@@ -33,13 +33,13 @@ from typing import Any
 
 import yaml
 
+from pytest_bizbench.io.jsonio import InputError, read_text
+from pytest_bizbench.io.yamlio import compose_yaml, construct, mapping_entries, node_kind, node_line
 from pytest_bizbench.options.types import LoadOptions
 from pytest_bizbench.sdk import ExtendedDocument
 
 from .checks import describe, type_name
-from .jsonio import InputError, read_text
 from .model import CaseError, PredictionShapeError, content_hash
-from .yamlio import compose_yaml, construct, mapping_entries, node_kind, node_line
 
 SCHEMA_VERSION = "0.4"
 ASSESSMENTS = ("yes", "partial", "no", "not_applicable")

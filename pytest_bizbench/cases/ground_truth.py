@@ -19,11 +19,11 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any, TypeAlias
 
+from pytest_bizbench.io.jsonio import InputError, parse_json
 from pytest_bizbench.options.types import LoadOptions
 from pytest_bizbench.sdk import ExtendedDocument
 
 from .checks import describe, id_problem, is_case_id, min_score_of, type_name
-from .jsonio import InputError, parse_json
 from .model import (
     CaseError,
     ForeignFieldsError,

@@ -8,7 +8,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from .jsonio import InputError, iter_jsonl, read_text
+from pytest_bizbench.io.jsonio import InputError, iter_jsonl, read_text
+
 from .model import CaseError
 
 

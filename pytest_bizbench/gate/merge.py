@@ -19,6 +19,7 @@ from typing import Any
 import pytest
 
 from pytest_bizbench import __version__
+from pytest_bizbench.collect.items import BizbenchItem
 from pytest_bizbench.gate.agent_runs import AgentRuns, collect_agent_runs
 from pytest_bizbench.gate.aggregate import Aggregator
 from pytest_bizbench.gate.baseline import load_baseline
@@ -34,6 +35,10 @@ from pytest_bizbench.run.registry import Registry, fingerprint
 from pytest_bizbench.run.state import MERGING, RunState, run_state
 
 SHOWN_OVERLAPS = 5
+NO_SUITE = (
+    "the merge collected no case item, so it cannot tell whether a shard is missing: "
+    "give it the shards' pytest arguments after --"
+)
 
 
 class MergeRefused(Exception):
@@ -86,16 +91,26 @@ class _Merged:
         return True
 
 
-def merge_completeness(shards: Sequence[Shard], aggregator: Aggregator) -> Completeness:
+def merge_completeness(
+    shards: Sequence[Shard], aggregator: Aggregator, suite: Sequence[str] = ()
+) -> Completeness:
+    """The shards' completeness as one run's. `suite` is the case items the merge's own
+    pytest arguments collect: an item no shard holds means a shard's report is missing,
+    which no shard can tell."""
     parts = [completeness_of(shard.report) for shard in shards]
+    merged = set(aggregator.documents) | set(aggregator.errors)
+    unmerged = tuple(nodeid for nodeid in suite if nodeid not in merged)
+    notes = () if suite else (NO_SUITE,)
     return Completeness(
         filtered=any(p.filtered for p in parts),
-        collected=sum(p.collected for p in parts),
+        collected=len(suite) if suite else sum(p.collected for p in parts),
         not_run=sum(p.not_run for p in parts),
         interrupted=any(p.interrupted for p in parts),
         scored=sum(1 for d in aggregator.documents.values() if d.outcome != ERROR),
         errors=tuple(aggregator.error_list()),
         missing=tuple(aggregator.missing()),
+        notes=notes,
+        unmerged=unmerged,
     )
 
 
@@ -143,11 +158,15 @@ def _run_info(shards: Sequence[Shard]) -> dict[str, Any]:
     }
 
 
-def merge(shards: Sequence[Shard], state: RunState, runs: AgentRuns) -> RunResult:
+def merge(
+    shards: Sequence[Shard], state: RunState, runs: AgentRuns, suite: Sequence[str] = ()
+) -> RunResult:
     """The result one run over every shard's cases would have given.
 
     Agent-run files make no items, so no shard document carries them: `runs` are
-    read again from the paths the merge was given, as a run over them would.
+    read again from the paths the merge was given, as a run over them would; and
+    `suite`, the node ids of the case items those paths collect, shows a shard whose
+    report is missing.
     """
     check_benchmarks(shards, state.registry)
     models = sorted(
@@ -160,7 +179,7 @@ def merge(shards: Sequence[Shard], state: RunState, runs: AgentRuns) -> RunResul
     aggregator = merge_documents(shards)
     for error in runs.errors.values():
         add_shared_error(aggregator, error)
-    completeness = merge_completeness(shards, aggregator)
+    completeness = merge_completeness(shards, aggregator, suite)
     baseline = load_baseline(state.settings.baseline)
     return conclude(
         aggregator.by_benchmark(), completeness, state, baseline, _run_info(shards), runs=runs
@@ -173,8 +192,9 @@ class MergeCommand:
     The session goes through configure, sessionstart, sessionfinish and unconfigure
     like a run, so plugins and conftests see a whole session; pytest parses the
     arguments, reads the ini file and loads the start-up conftests, so the merge sees
-    the benchmarks and options a run would. Nothing is collected and the
-    controller stands down (`MERGING`): this command writes the report.
+    the benchmarks and options a run would. It collects what the shards' arguments
+    collect, to find items no shard ran, but runs nothing; the controller stands
+    down (`MERGING`): this command writes the report.
     """
 
     def __init__(self, shards: Sequence[Shard], output: Path) -> None:
@@ -185,14 +205,13 @@ class MergeCommand:
 
     def pytest_configure(self, config: pytest.Config) -> None:
         config.stash[MERGING] = True
-
-    @pytest.hookimpl(tryfirst=True)
-    def pytest_collection(self, session: pytest.Session) -> bool:
-        return True  # the shards' documents are the items
+        # a broken test module beside the cases is the shards' business, not the merge's
+        config.option.continue_on_collection_errors = True
 
     @pytest.hookimpl(tryfirst=True)
     def pytest_runtestloop(self, session: pytest.Session) -> bool:
-        self.code = self.run(session.config)
+        suite = [item.nodeid for item in session.items if isinstance(item, BizbenchItem)]
+        self.code = self.run(session.config, suite)
         return True
 
     @pytest.hookimpl(trylast=True)
@@ -200,10 +219,10 @@ class MergeCommand:
         if self.code is not None:  # an internal error keeps its own status
             session.exitstatus = self.code
 
-    def run(self, config: pytest.Config) -> int:
+    def run(self, config: pytest.Config, suite: Sequence[str]) -> int:
         state = run_state(config)
         try:
-            result = merge(self.shards, state, collect_agent_runs(config, state))
+            result = merge(self.shards, state, collect_agent_runs(config, state), suite)
         except (MergeRefused, pytest.UsageError) as exc:
             self.lines.append(f"bizbench merge: {exc}")
             return 2

@@ -5,18 +5,20 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import pytest
 
 from pytest_bizbench.options.llm import DEFAULT_KEY_ENV, LLM_PREFIX, LiveModel, LLMOptions
+from pytest_bizbench.options.table import (
+    DEFAULT_CASE_PATTERNS,
+    DEFAULT_MAX_CASE_BYTES,
+    DEFAULT_REPORT,
+    INI_KEYS,
+    UNSET_INI,
+)
 from pytest_bizbench.options.types import (
-    DEFAULT_GROUP_PATTERN,
-    DEFAULT_MAX_FILE_BYTES,
-    DEFAULT_MAX_LIST_ITEMS,
-    DEFAULT_MAX_TEXT_CHARS,
-    DEFAULT_TRAJECTORY_SCORE,
-    REVIEW_INI,
+    REVIEW_KEYS,
     AgentConfig,
     LadderConfig,
     LoadOptions,
@@ -25,25 +27,10 @@ from pytest_bizbench.options.types import (
 )
 
 if TYPE_CHECKING:  # the gate's and the SDK's code load only when a run needs them
+    from pytest_bizbench.options.field_rules import FieldRules
     from pytest_bizbench.options.thresholds import Threshold
 
-DEFAULT_CASE_PATTERNS = (
-    "*.ground-truth.json",
-    "*.ground-truth.jsonl",
-    "*.golden-assessment.yml",
-    "*.golden-assessment.yaml",
-    "*.qa.jsonl",
-    "*.agent-tasks.jsonl",
-    "*.agent-runs.jsonl",
-    "*.trajectory.jsonl",
-)
 DEFAULT_MODEL = "default"
-DEFAULT_REPORT = "bizbench-report.json"
-DEFAULT_MAX_CASE_BYTES = 50_000_000
-# The default of the ini keys whose empty value is an error: pytest 8 returns ""
-# for an unset key registered with None, so only a value of our own tells unset
-# from set to nothing.
-UNSET_INI: Any = object()
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,9 +69,6 @@ class QAOptions:
     open_book: bool | None = None  # None: when the row has evidence
 
 
-QA_SCORERS = ("auto", "exact", "contains", "numeric")
-
-
 @dataclass(frozen=True, slots=True)
 class Settings:
     predictions: tuple[PredictionSpec, ...]
@@ -110,6 +94,7 @@ class Settings:
     cluster_by: str | None = None  # case field whose value clusters paired deltas
     flaky: str = "fail"  # fail or xfail: how a failing case whose samples flip ends
     trajectory: TrajectoryConfig = field(default_factory=TrajectoryConfig)
+    field_rules: FieldRules | None = None  # ini bizbench_field_rules, read
 
     def load_options(self) -> LoadOptions:
         return LoadOptions(
@@ -118,9 +103,6 @@ class Settings:
             self.qa.open_book,
             self.trajectory,
         )
-
-
-FLAKY_MODES = ("fail", "xfail")
 
 
 def default_settings() -> Settings:
@@ -143,275 +125,14 @@ def default_settings() -> Settings:
     )
 
 
-def add_options(parser: pytest.Parser) -> None:
-    group = parser.getgroup("bizbench", "bizbench: evaluate systems against ground truth")
-    group.addoption(
-        "--bizbench-predictions",
-        action="append",
-        default=[],
-        metavar="[MODEL=]PATH",
-        help="predictions of the system under test: a directory of <case_id>.json|.yml, "
-        "a JSON object keyed by case id or a JSONL file of rows with 'id'. "
-        "Repeat with MODEL= names to compare models side by side.",
-    )
-    group.addoption(
-        "--bizbench-min-score",
-        type=float,
-        default=None,
-        metavar="SCORE",
-        help="per-case pass mark for cases without their own min_score.",
-    )
-    group.addoption(
-        "--bizbench-threshold",
-        action="append",
-        default=[],
-        metavar="BENCH[:MODEL]:METRIC OP VALUE",
-        help="aggregate gate, e.g. 'field-accuracy:accuracy>=0.9' (repeatable).",
-    )
-    group.addoption(
-        "--bizbench-report",
-        default=None,
-        metavar="PATH",
-        help=f"where to write the JSON report (default {DEFAULT_REPORT}).",
-    )
-    ini = parser.addini
-    ini(
-        "bizbench_predictions",
-        "[MODEL=]PATH lines, like --bizbench-predictions.",
-        "linelist",
-        default=UNSET_INI,
-    )
-    ini("bizbench_min_score", "per-case pass mark, like --bizbench-min-score.", default="")
-    ini("bizbench_thresholds", "threshold lines, like --bizbench-threshold.", "linelist")
-    ini("bizbench_report", "JSON report path, relative to the rootdir.", default=UNSET_INI)
-    ini(
-        "bizbench_case_patterns",
-        "glob patterns of case files to collect.",
-        "linelist",
-        default=list(DEFAULT_CASE_PATTERNS),
-    )
-    ini(
-        "bizbench_max_case_bytes",
-        "size cap of one case file (bytes).",
-        default=str(DEFAULT_MAX_CASE_BYTES),
-    )
-    ini("bizbench_regex_timeout", "seconds one regex rule match may take.", default="1.0")
-    ini("bizbench_strictness", "similarity that counts as a match (0-1).", default="0.90")
-    ini("bizbench_rel_tol", "relative tolerance of number fields.", default="0.01")
-    ini("bizbench_abs_tol", "absolute tolerance of number fields.", default="0.01")
-    ini("bizbench_date_order", "DMY or MDY for ambiguous dates.", default="DMY")
-    ini("bizbench_numeric_fields", "fields always compared as numbers.", "linelist")
-    ini("bizbench_date_fields", "fields always compared as dates.", "linelist")
-    ini("bizbench_free_text_fields", "fields given similarity as partial credit.", "linelist")
-    ini(
-        "bizbench_max_list_items",
-        "list items per side matched as a set; longer lists are matched in order.",
-        default=str(DEFAULT_MAX_LIST_ITEMS),
-    )
-    ini(
-        "bizbench_max_text_chars",
-        "characters of text compared by similarity; longer text is cut.",
-        default=str(DEFAULT_MAX_TEXT_CHARS),
-    )
-    ini("bizbench_benchmarks", "benchmark classes as pkg.module:ClassName.", "linelist")
-    ini("bizbench_builtin_benchmarks", "register the built-in benchmarks.", "bool", default=True)
-    group.addoption(
-        "--bizbench-requirement",
-        action="append",
-        default=[],
-        metavar="ID",
-        help="score only this review requirement (its id or <bundle_id>/<id>; repeatable).",
-    )
-    for key, (text, default) in REVIEW_INI.items():
-        ini(key, text, default=default)
-    ini(
-        "bizbench_agent_max_file_bytes",
-        "bytes an agent-task assertion reads of one file.",
-        default=str(DEFAULT_MAX_FILE_BYTES),
-    )
-    ini(
-        "bizbench_agent_group_pattern",
-        "regex whose first group is an agent task's group.",
-        default=DEFAULT_GROUP_PATTERN,
-    )
-    ini(
-        "bizbench_agent_run_fields",
-        "'name = path' lines: where agent-run records keep status, wall_seconds, turns, ...",
-        "linelist",
-    )
-    ini(
-        "bizbench_trajectory_score",
-        "dotted path of a trajectory record's score.",
-        default=DEFAULT_TRAJECTORY_SCORE,
-    )
-    ini(
-        "bizbench_trajectory_lower_is_better",
-        "a lower trajectory score is the better one.",
-        "bool",
-        default=True,
-    )
-    ini(
-        "bizbench_trajectory_fields",
-        "'name = path' lines: where trajectory records keep knobs, mode, status, baseline.",
-        "linelist",
-    )
-    _add_baseline_options(group, parser)
-    group.addoption(
-        "--bizbench-shard",
-        action="store_true",
-        default=False,
-        help="this run is one CI shard: its gate judges only the completeness of its own "
-        "items; thresholds, baseline verdicts and coverage are judged by `bizbench merge`.",
-    )
-    _add_qa_options(group, parser)
-    _add_llm_options(parser)
-
-
-def _add_llm_options(parser: pytest.Parser) -> None:
-    ini = parser.addini
-    ini("bizbench_llm_base_url", "OpenAI-compatible endpoint, e.g. http://localhost:8000/v1.")
-    ini(
-        "bizbench_llm_api_key_env",
-        "name of the environment variable holding the endpoint's API key.",
-        default=DEFAULT_KEY_ENV,
-    )
-    ini("bizbench_judge_model", "endpoint model for the judge rung (a conftest hook wins).")
-    ini("bizbench_embedding_model", "endpoint model for the embedding rung (a hook wins).")
-    ini("bizbench_llm_concurrency", "endpoint calls in flight per process.", default="8")
-    ini("bizbench_llm_timeout", "seconds one endpoint call may take.", default="60")
-    ini("bizbench_llm_retries", "retries of a call after 429, 5xx or a timeout.", default="4")
-    ini("bizbench_llm_backoff", "seconds before the first retry, doubled each retry.", default="1")
-
-
-def _add_qa_options(group: pytest.OptionGroup, parser: pytest.Parser) -> None:
-    group.addoption(
-        "--bizbench-subset",
-        action="append",
-        default=[],
-        metavar="QUESTION_TYPE",
-        help="run only QA rows of this question_type (repeatable).",
-    )
-    group.addoption(
-        "--bizbench-limit",
-        type=int,
-        default=None,
-        metavar="N",
-        help="run only the first N QA questions (after --bizbench-subset).",
-    )
-    parser.addini(
-        "bizbench_qa_scorer",
-        "QA answer scorer: auto (numeric for FinanceBench, else exact), exact, contains, numeric.",
-        default="auto",
-    )
-    parser.addini(
-        "bizbench_pass_at_k", "k of pass@k over QA samples and agent runs, e.g. 1,3,5.", default="1"
-    )
-    parser.addini(
-        "bizbench_open_book",
-        "put a QA row's evidence into the prompt: auto (when the row has evidence), true, false.",
-        default="auto",
-    )
-    parser.addini(
-        "bizbench_prediction_cache",
-        "directory caching live predictions by model and case hash (relative to the ini file).",
-        default="",
-    )
-
-
-def _add_baseline_options(group: pytest.OptionGroup, parser: pytest.Parser) -> None:
-    group.addoption(
-        "--bizbench-baseline",
-        default=None,
-        metavar="PATH",
-        help="compare every benchmark and model with this report (verdicts gate the run).",
-    )
-    group.addoption(
-        "--bizbench-save-baseline",
-        default=None,
-        metavar="PATH",
-        help="save this run's report as the new baseline; refused after an incomplete "
-        "or filtered run.",
-    )
-    group.addoption(
-        "--bizbench-update-baseline",
-        action="store_true",
-        default=False,
-        help="save this run's report over the baseline it compares with (ini "
-        "bizbench_baseline or --bizbench-baseline), as a snapshot update does.",
-    )
-    group.addoption(
-        "--bizbench-force-baseline",
-        action="store_true",
-        default=False,
-        help="save the baseline even after an incomplete or filtered run.",
-    )
-    group.addoption(
-        "--bizbench-allow-regression",
-        action="store_true",
-        default=False,
-        help="report regressed verdicts without failing the gate.",
-    )
-    group.addoption(
-        "--bizbench-allow-stale",
-        action="store_true",
-        default=False,
-        help="report stale verdicts (benchmark changed since the baseline) without failing.",
-    )
-    group.addoption(
-        "--bizbench-require-significance",
-        action="store_true",
-        default=None,
-        help="a regression (or improvement) counts only when it is significant: the "
-        "sign-flip p of the paired deltas, Holm-adjusted over the run, below 0.05.",
-    )
-    group.addoption(
-        "--bizbench-baseline-model",
-        action="append",
-        default=[],
-        metavar="NEW=OLD",
-        help="compare this run's model NEW with the baseline's model OLD (repeatable; "
-        "ini bizbench_baseline_models).",
-    )
-    group.addoption(
-        "--bizbench-allow-missing",
-        action="store_true",
-        default=False,
-        help="report benchmarks and models of the baseline that this run did not score "
-        "without failing the gate.",
-    )
-    parser.addini(
-        "bizbench_baseline", "baseline report, relative to the ini file.", default=UNSET_INI
-    )
-    parser.addini(
-        "bizbench_require_significance",
-        "like --bizbench-require-significance.",
-        "bool",
-        default=False,
-    )
-    parser.addini(
-        "bizbench_worst_cases", "worst-regressed cases listed per comparison.", default="10"
-    )
-    parser.addini(
-        "bizbench_baseline_models", "NEW=OLD lines, like --bizbench-baseline-model.", "linelist"
-    )
-    parser.addini(
-        "bizbench_cluster_by",
-        "case field (e.g. company) whose cases move together: clustered errors.",
-        default="",
-    )
-    parser.addini(
-        "bizbench_flaky",
-        "fail or xfail: a failing case whose samples disagree fails, or is xfail.",
-        default="fail",
-    )
-
-
 def _ini_base(config: pytest.Config) -> Path:
     return config.inipath.parent if config.inipath else config.rootpath
 
 
-def _number(config: pytest.Config, key: str, low: float, high: float) -> float:
+def _number(config: pytest.Config, key: str) -> float:
+    """A number ini key, inside the bounds the option table gives it."""
     raw = str(config.getini(key)).strip()
+    low, high = INI_KEYS[key].bounds or (-math.inf, math.inf)
     try:
         value = float(raw)
     except ValueError:
@@ -419,6 +140,17 @@ def _number(config: pytest.Config, key: str, low: float, high: float) -> float:
     if not (math.isfinite(value) and low <= value <= high):
         raise pytest.UsageError(f"ini {key} = {raw!r} must be between {low:g} and {high:g}")
     return value
+
+
+def _choice(config: pytest.Config, key: str) -> str:
+    """A word ini key, one of the choices the option table gives it (any case)."""
+    choices = INI_KEYS[key].choices
+    raw = str(config.getini(key)).strip()
+    for choice in choices:
+        if raw.lower() == choice.lower():
+            return choice
+    *head, last = choices
+    raise pytest.UsageError(f"ini {key} = {raw!r} must be {', '.join(head)} or {last}")
 
 
 def _flag(config: pytest.Config, key: str) -> bool:
@@ -529,7 +261,7 @@ def _min_score(config: pytest.Config) -> float | None:
     if value is None:
         if not str(config.getini("bizbench_min_score")).strip():
             return None
-        return _number(config, "bizbench_min_score", 0.0, 1.0)
+        return _number(config, "bizbench_min_score")
     if not (math.isfinite(value) and 0.0 <= value <= 1.0):
         raise pytest.UsageError(f"--bizbench-min-score {value} must be between 0 and 1")
     return value
@@ -561,7 +293,7 @@ def _baseline_options(config: pytest.Config) -> BaselineOptions:
         require_significance=bool(
             _flag(config, "bizbench_require_significance") if significance is None else True
         ),
-        worst_cases=int(_number(config, "bizbench_worst_cases", 0, 10_000)),
+        worst_cases=int(_number(config, "bizbench_worst_cases")),
         models=_baseline_models(config),
     )
 
@@ -641,11 +373,7 @@ def _qa_options(config: pytest.Config) -> QAOptions:
     limit: int | None = config.getoption("bizbench_limit")
     if limit is not None and limit < 1:
         raise pytest.UsageError(f"--bizbench-limit {limit}: must be at least 1")
-    scorer = str(config.getini("bizbench_qa_scorer")).strip().lower()
-    if scorer not in QA_SCORERS:
-        raise pytest.UsageError(
-            f"ini bizbench_qa_scorer = {scorer!r} must be one of {', '.join(QA_SCORERS)}"
-        )
+    scorer = _choice(config, "bizbench_qa_scorer")
     raw_k = str(config.getini("bizbench_pass_at_k"))
     try:
         ks = tuple(sorted({int(part) for part in raw_k.replace(",", " ").split()}))
@@ -655,12 +383,8 @@ def _qa_options(config: pytest.Config) -> QAOptions:
         raise pytest.UsageError(
             f"ini bizbench_pass_at_k = {raw_k!r} must be whole numbers >= 1, e.g. 1,3,5"
         )
-    open_book = str(config.getini("bizbench_open_book")).strip().lower()
+    open_book = _choice(config, "bizbench_open_book")
     books = {"auto": None, "true": True, "false": False}
-    if open_book not in books:
-        raise pytest.UsageError(
-            f"ini bizbench_open_book = {open_book!r} must be auto, true or false"
-        )
     subset: list[str] = config.getoption("bizbench_subset")
     return QAOptions(
         subset=tuple(s.strip() for s in subset if s.strip()),
@@ -685,10 +409,10 @@ def _llm_options(config: pytest.Config, live: tuple[LiveModel, ...]) -> LLMOptio
         api_key_env=text("bizbench_llm_api_key_env") or DEFAULT_KEY_ENV,
         judge_model=text("bizbench_judge_model"),
         embedding_model=text("bizbench_embedding_model"),
-        concurrency=int(_number(config, "bizbench_llm_concurrency", 1, 1024)),
-        timeout=_number(config, "bizbench_llm_timeout", 0.001, 86_400.0),
-        retries=int(_number(config, "bizbench_llm_retries", 0, 100)),
-        backoff=_number(config, "bizbench_llm_backoff", 0.0, 3600.0),
+        concurrency=int(_number(config, "bizbench_llm_concurrency")),
+        timeout=_number(config, "bizbench_llm_timeout"),
+        retries=int(_number(config, "bizbench_llm_retries")),
+        backoff=_number(config, "bizbench_llm_backoff"),
         live=live,
     )
     if options.needed and options.base_url is None:
@@ -699,35 +423,40 @@ def _llm_options(config: pytest.Config, live: tuple[LiveModel, ...]) -> LLMOptio
     return options
 
 
-def _flaky(config: pytest.Config) -> str:
-    mode = str(config.getini("bizbench_flaky")).strip().lower()
-    if mode not in FLAKY_MODES:
-        raise pytest.UsageError(f"ini bizbench_flaky = {mode!r} must be fail or xfail")
-    return mode
-
-
 def _review_config(config: pytest.Config) -> ReviewConfig:
     try:
-        return ReviewConfig.from_ini({key: str(config.getini(key)) for key in REVIEW_INI})
+        return ReviewConfig.from_ini({key: str(config.getini(key)) for key in REVIEW_KEYS})
     except ValueError as exc:
         raise pytest.UsageError(str(exc)) from None
 
 
+def _field_rules(config: pytest.Config) -> FieldRules | None:
+    """The rules file of ini `bizbench_field_rules` (relative to the rootdir), read."""
+    text = _ini_text(config, "bizbench_field_rules", "a YAML or JSON rules file")
+    if text is None:
+        return None
+    from pytest_bizbench.options.field_rules import RulesError, read_rules_file
+
+    try:
+        max_bytes = int(_number(config, "bizbench_max_case_bytes"))
+        return read_rules_file(config.rootpath / text, text, max_bytes)
+    except RulesError as exc:
+        raise pytest.UsageError(f"ini bizbench_field_rules: {exc}") from None
+
+
 def read_settings(config: pytest.Config) -> Settings:
     """Read and check every option once; a bad value is a `pytest.UsageError`."""
-    date_order = str(config.getini("bizbench_date_order")).strip().upper()
-    if date_order not in ("DMY", "MDY"):
-        raise pytest.UsageError(f"ini bizbench_date_order = {date_order!r} must be DMY or MDY")
+    date_order = _choice(config, "bizbench_date_order")
     ladder = LadderConfig(
-        strictness=_number(config, "bizbench_strictness", 0.0, 1.0),
-        rel_tol=_number(config, "bizbench_rel_tol", 0.0, math.inf),
-        abs_tol=_number(config, "bizbench_abs_tol", 0.0, math.inf),
+        strictness=_number(config, "bizbench_strictness"),
+        rel_tol=_number(config, "bizbench_rel_tol"),
+        abs_tol=_number(config, "bizbench_abs_tol"),
         date_order=date_order,
         numeric_fields=frozenset(config.getini("bizbench_numeric_fields")),
         date_fields=frozenset(config.getini("bizbench_date_fields")),
         free_text_fields=frozenset(config.getini("bizbench_free_text_fields")),
-        max_list_items=int(_number(config, "bizbench_max_list_items", 1, math.inf)),
-        max_text_chars=int(_number(config, "bizbench_max_text_chars", 1, math.inf)),
+        max_list_items=int(_number(config, "bizbench_max_list_items")),
+        max_text_chars=int(_number(config, "bizbench_max_text_chars")),
     )
     predictions, live, models = _predictions(config)
     report_path = _report_path(config)
@@ -740,8 +469,8 @@ def read_settings(config: pytest.Config) -> Settings:
         thresholds=_thresholds(config),
         report_path=report_path,
         case_patterns=tuple(config.getini("bizbench_case_patterns")),
-        max_case_bytes=int(_number(config, "bizbench_max_case_bytes", 1, math.inf)),
-        regex_timeout=_number(config, "bizbench_regex_timeout", 0.001, 3600.0),
+        max_case_bytes=int(_number(config, "bizbench_max_case_bytes")),
+        regex_timeout=_number(config, "bizbench_regex_timeout"),
         ladder=ladder,
         benchmark_specs=tuple(config.getini("bizbench_benchmarks")),
         builtin_benchmarks=_flag(config, "bizbench_builtin_benchmarks"),
@@ -755,6 +484,7 @@ def read_settings(config: pytest.Config) -> Settings:
         allow_missing=bool(config.getoption("bizbench_allow_missing")),
         llm=_llm_options(config, live),
         cluster_by=str(config.getini("bizbench_cluster_by")).strip() or None,
-        flaky=_flaky(config),
+        flaky=_choice(config, "bizbench_flaky"),
         trajectory=_trajectory_config(config),
+        field_rules=_field_rules(config),
     )

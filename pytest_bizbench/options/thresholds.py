@@ -31,16 +31,21 @@ def parse_threshold(text: str) -> Threshold:
     match = _THRESHOLD.match(text)
     if not match:
         raise ValueError(f"bad threshold {text!r}: {syntax}")
-    parts = [p.strip() for p in match["target"].split(":")]
-    if len(parts) not in (2, 3) or not all(parts):
+    # a benchmark's name holds no ':' and a metric path's neither, but a model's may
+    # (`llama3:8b`): the first ':' ends the benchmark, the last starts the metric
+    benchmark, has_metric, rest = match["target"].partition(":")
+    model, has_model, metric = rest.rpartition(":")
+    parts = [benchmark.strip(), model.strip(), metric.strip()]
+    if not has_metric or not parts[0] or not parts[2] or (has_model and not parts[1]):
         raise ValueError(f"bad threshold {text!r}: {syntax}")
     if not _NUMBER.fullmatch(match["value"]):
         raise ValueError(f"bad threshold {text!r}: {match['value']!r} is not a number")
     value = float(match["value"])
     if not math.isfinite(value):
         raise ValueError(f"bad threshold {text!r}: the value must be finite")
-    benchmark, model, metric = (parts[0], None, parts[1]) if len(parts) == 2 else parts
-    return Threshold(benchmark, model, metric, match["op"], value, text.strip())
+    return Threshold(
+        parts[0], parts[1] if has_model else None, parts[2], match["op"], value, text.strip()
+    )
 
 
 def _closest(name: str, known: Sequence[str]) -> str:

@@ -209,18 +209,12 @@ class AgentConfig:
 
 
 # ini key -> (help, default); read by settings into a ReviewConfig
-REVIEW_INI = {
-    "bizbench_retrieval_exact": (
-        "similarity from which two evidence passages are the same (EXACT).",
-        "0.95",
-    ),
-    "bizbench_retrieval_contain": (
-        "containment from which one passage holds another (BROAD/NARROW).",
-        "0.90",
-    ),
-    "bizbench_retrieval_weak": ("containment from which passages overlap (WEAK).", "0.60"),
-    "bizbench_recall_at": ("ranks k of the recall@k metrics, e.g. 1,5,10.", "1,5,10"),
-}
+REVIEW_KEYS = (
+    "bizbench_retrieval_exact",
+    "bizbench_retrieval_contain",
+    "bizbench_retrieval_weak",
+    "bizbench_recall_at",
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -232,7 +226,7 @@ class ReviewConfig:
 
     @classmethod
     def from_ini(cls, values: Mapping[str, str]) -> ReviewConfig:
-        """Read the `REVIEW_INI` keys; ValueError naming the key for a bad value."""
+        """Read the `REVIEW_KEYS` ini keys; ValueError naming the key for a bad value."""
         numbers = {}
         for name in ("exact", "contain", "weak"):
             key = f"bizbench_retrieval_{name}"

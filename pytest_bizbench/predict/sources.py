@@ -31,11 +31,11 @@ NOTE_IDS = 5  # ids named in a note about rows that match no case
 
 
 def _read_document(path: Path, max_bytes: int) -> Any:
-    from pytest_bizbench.cases.jsonio import InputError, parse_json, read_text
+    from pytest_bizbench.io.jsonio import InputError, parse_json, read_text
 
     try:
         if path.suffix in (".yml", ".yaml"):
-            from pytest_bizbench.cases.yamlio import load_yaml
+            from pytest_bizbench.io.yamlio import load_yaml
 
             return load_yaml(read_text(path, max_bytes))
         return parse_json(read_text(path, max_bytes))
@@ -253,8 +253,8 @@ class PredictionSource:
 
     def _read_table(self) -> _Table:
         # the readers: not at start-up, where a session may read no prediction at all
-        from pytest_bizbench.cases.jsonio import InputError, compact_json, iter_jsonl_lines
         from pytest_bizbench.io.files import UnsafeInputError, read_regular, shown
+        from pytest_bizbench.io.jsonio import InputError, compact_json, iter_jsonl_lines
 
         path = self.spec.path
         if path.suffix != ".jsonl":

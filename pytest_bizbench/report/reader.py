@@ -12,8 +12,8 @@ from pathlib import Path
 from typing import Any
 
 from pytest_bizbench.benchmarks import BUILTINS
-from pytest_bizbench.cases.jsonio import InputError, parse_json
 from pytest_bizbench.io.files import UnsafeInputError, read_regular
+from pytest_bizbench.io.jsonio import InputError, parse_json
 from pytest_bizbench.report.json_report import SCHEMA_VERSION
 from pytest_bizbench.report.records import Completeness, ReportDocument
 from pytest_bizbench.report.shape import key_path, report_problem

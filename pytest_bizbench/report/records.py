@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-from pytest_bizbench.cases.jsonio import compact_json
+from pytest_bizbench.io.jsonio import compact_json
 from pytest_bizbench.maths.figures import plural
 from pytest_bizbench.options.thresholds import Threshold
 from pytest_bizbench.run.payload import ERROR, MISSING, SCORED, DocumentPayload
@@ -23,6 +23,7 @@ PASSED, FAILED = "passed", "failed"
 XFAILED, XPASSED = "xfailed", "xpassed"
 RERUN = "rerun"  # pytest-rerunfailures: an attempt that is tried again
 COMPRESS_FROM = 512  # in a large run, details text at least this long is kept compressed
+UNMERGED_SHOWN = 5  # unmerged items named among the gate's reasons; the report lists all
 
 
 @dataclass(frozen=True, slots=True)
@@ -262,10 +263,14 @@ class Completeness:
     notes: tuple[str, ...] = ()  # said once, never failing (rows that match no case)
     # prediction sources most of whose rows have the wrong shape: one reason each
     wrong_shapes: tuple[str, ...] = ()
+    # `bizbench merge`: items of the suite that no shard's report holds
+    unmerged: tuple[str, ...] = ()
 
     @property
     def complete(self) -> bool:
-        return not (self.errors or self.missing or self.not_run or self.interrupted)
+        return not (
+            self.errors or self.missing or self.not_run or self.interrupted or self.unmerged
+        )
 
     def as_json(self) -> dict[str, Any]:
         return {
@@ -279,6 +284,7 @@ class Completeness:
             "missing": list(self.missing),
             "shard": self.shard,
             "notes": list(self.notes),
+            **({"unmerged": list(self.unmerged)} if self.unmerged else {}),
         }
 
     def reasons(self) -> list[str]:
@@ -290,6 +296,12 @@ class Completeness:
                 f"incomplete run: {self.not_run} of {self.collected} selected items never ran "
                 "(stopped early)"
             )
+        if self.unmerged:
+            found.append(
+                f"incomplete merge: {plural(len(self.unmerged), 'item')} of the suite in no "
+                "shard's report (a shard missing?)"
+            )
+            found += _once("unmerged", list(self.unmerged[:UNMERGED_SHOWN]))
         if self.errors:
             found.append(f"incomplete run: {plural(len(self.errors), 'error')}")
             found += self.wrong_shapes

@@ -24,8 +24,8 @@ from dataclasses import dataclass, field
 from pathlib import PurePath
 from typing import Any
 
-from pytest_bizbench.cases.jsonio import compact_json
 from pytest_bizbench.io.escape import terminal_text
+from pytest_bizbench.io.jsonio import compact_json
 
 REPORT_ATTRIBUTE = "bizbench_payload"
 SCORE_KEY = "bizbench_score"

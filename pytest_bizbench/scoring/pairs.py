@@ -1,38 +1,69 @@
-"""A list field's item scores in bulk: every expected item against every actual item.
+"""A list field's candidate pairs in bulk: every expected item against every actual item.
 
-The scores are the ladder's cheap rungs, value for value, but each actual item is
-read once per way of looking at it (normalised text, number, date, bool, sub-field)
-rather than once per pair, and the pairs are found without a Python call each:
-text by rapidfuzz over all items at once (`process.cdist` on all cores when numpy
-is installed, else `process.extract` per expected item), numbers by a sorted search
-within the tolerance, dates and bools by lookup. Only the positive scores are kept,
-so a list whose items mostly differ costs what its matches cost.
+Each candidate carries (credit, closeness), equal to what the ladder gives the pair
+one call at a time, but each actual item is read once per way of looking at it
+(normalised text, digits, identifier, number, date, bool, sub-field) rather than
+once per pair, and the pairs are found without a Python call each: text by
+rapidfuzz over all items at once (`process.cdist` on all cores when numpy is
+installed, else `process.extract` per expected item), identifiers and exact text
+by lookup, numbers and dates by a sorted search within the tolerance, bools by
+lookup. Only pairs with credit are kept, so a list whose items mostly differ costs
+what its matches cost. Objects add their sub-fields' credits by weight, the most
+selective field first, dropping the pairs the weight left cannot lift to the list's
+match threshold; the few objects that reach it are then compared pair by pair, for
+their closeness. What has no bulk form (a user comparator, a model comparator, a
+list inside a list) is compared pair by pair.
 """
 
 from __future__ import annotations
 
 import bisect
 import math
-from collections import Counter
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import date
+from functools import cache
+from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 from rapidfuzz import fuzz, process
 
-from pytest_bizbench.scoring.assign import NUMPY_CELLS, Row, numpy_module
+from pytest_bizbench.scoring.compare import (
+    SCORERS,
+    date_closeness,
+    digit_runs,
+    id_key,
+    is_empty,
+    number_closeness,
+    verdict,
+)
 from pytest_bizbench.scoring.dates import looks_like_iso_date, parse_date
 from pytest_bizbench.scoring.numbers import numbers_match, parse_number
+from pytest_bizbench.scoring.pairing import Candidates
 
 if TYPE_CHECKING:
+    from pytest_bizbench.options.field_rules import Resolved
     from pytest_bizbench.options.types import LadderConfig
 
 BOOL_WORDS = {"true": True, "yes": True, "false": False, "no": False}
 
+NUMPY_CELLS = 64  # the matrix size (rows x columns) from which cdist pays for itself
 PARALLEL_PAIRS = 250_000  # pairs from which `cdist` runs on all cores
 
-PairRate = Callable[[str, Any, Any], float]
-"""(name, expected, actual) to the cheap ladder's score: items compared one pair at a time."""
+_SLACK = 1e-9
+"""Room for the float sums' rounding: a pair is dropped only when it surely cannot reach."""
+
+PairRate = Callable[[str, Any, Any], tuple[float, float]]
+"""(path, expected, actual) to the cheap ladder's (credit, closeness), one pair at a time."""
+
+
+@cache
+def numpy_module() -> ModuleType | None:
+    """numpy when installed, imported on first use so start-up does not pay for it."""
+    try:
+        import numpy
+    except ImportError:  # pragma: no cover - exercised where the extra is missing
+        return None
+    return numpy
 
 
 def stated_bool(actual: Any) -> bool | None:
@@ -41,81 +72,110 @@ def stated_bool(actual: Any) -> bool | None:
     return stated if isinstance(stated, bool) else None
 
 
-def scalar_kind(name: str, expected: Any, config: LadderConfig) -> tuple[str, Any]:
-    """How the ladder reads a scalar ground truth: ("number", float), ("date", date) or
-    ("text", str), by its type, the config's field sets and whether it parses."""
-    if isinstance(expected, (int, float)) or name in config.numeric_fields:
+def scalar_kind(name: str, expected: Any, config: LadderConfig, rule: Resolved) -> tuple[str, Any]:
+    """How a scalar ground truth is read: ("number", float), ("date", date) or ("text",
+    str), by its rule, else its type, the config's field sets and whether it parses.
+    A `number` or `date` rule on a value that is not one compares it as `exact`."""
+    forced = rule.compare
+    if forced in ("number", None) and (
+        forced == "number" or isinstance(expected, (int, float)) or name in config.numeric_fields
+    ):
         target = parse_number(expected)
         if target is not None:
             return "number", target
-    if isinstance(expected, date) or name in config.date_fields or looks_like_iso_date(expected):
-        day = parse_date(expected, config.date_order)
+    if forced in ("date", None) and (
+        forced == "date"
+        or isinstance(expected, date)
+        or name in config.date_fields
+        or looks_like_iso_date(expected)
+    ):
+        day = parse_date(expected, rule.date_order)
         if day is not None:
             return "date", day
-    return "text", expected if isinstance(expected, str) else str(expected)
+    text = expected if isinstance(expected, str) else str(expected)
+    return ("exact" if forced in ("number", "date") else "text"), text
 
 
-def text_score(similarity: float, strictness: float, free_text: bool) -> float:
-    """The cheap text rungs' score for a similarity: fuzzy match, partial credit or 0."""
-    if similarity >= strictness:
-        return 1.0
-    return similarity if free_text else 0.0
+def text_kind(rule: Resolved) -> str:
+    """The text comparator of a rule: `exact` for a `number` or `date` rule on a value
+    that is not one (see `scalar_kind`), `fuzzy` for the ladder's own text rung."""
+    compare = rule.compare
+    if compare in ("number", "date"):
+        return "exact"
+    return compare if compare in SCORERS or compare in ("exact", "id") else "fuzzy"
 
 
 class _Columns:
     """The actual items of one list, each read once per way a row looks at it."""
 
-    __slots__ = ("_bools", "_dates", "_numbers", "_subs", "_texts", "items", "mappings")
+    __slots__ = ("_cache", "_subs", "items", "mappings")
 
     def __init__(self, items: Sequence[Any]) -> None:
         self.items = items
         self.mappings = [j for j, item in enumerate(items) if isinstance(item, Mapping)]
-        self._texts: tuple[list[int], list[str], dict[str, list[int]]] | None = None
-        self._numbers: tuple[list[float], list[int]] | None = None
-        self._dates: dict[date, list[int]] | None = None
-        self._bools: list[bool | None] | None = None
+        self._cache: dict[Any, Any] = {}
         self._subs: dict[Any, _Columns] = {}
 
-    def texts(
-        self, normalize: Callable[[str], str], cap: int
-    ) -> tuple[list[int], list[str], dict[str, list[int]]]:
-        """(indices, normalised texts cut at `cap`, indices by text) of the present items."""
-        if self._texts is None:
-            index: list[int] = []
-            texts: list[str] = []
-            by_text: dict[str, list[int]] = {}
+    def texts(self, normalize: Callable[[str], str], cap: int) -> tuple[list[int], list[str]]:
+        """(indices, normalised texts cut at `cap`) of the items that are not empty."""
+        if (found := self._cache.get("texts")) is None:
+            index = [j for j, item in enumerate(self.items) if not is_empty(item)]
+            texts = [normalize(_as_text(self.items[j]))[:cap] for j in index]
+            found = self._cache["texts"] = (index, texts)
+        return found
+
+    def keyed(self, how: str, key: Callable[[str], str]) -> dict[str, list[int]]:
+        """Indices of the non-empty items by a key of their text (normalised, identifier)."""
+        if (found := self._cache.get(how)) is None:
+            found = self._cache[how] = {}
             for j, item in enumerate(self.items):
-                if item is not None:
-                    text = normalize(item if isinstance(item, str) else str(item))[:cap]
-                    index.append(j)
-                    texts.append(text)
-                    by_text.setdefault(text, []).append(j)
-            self._texts = (index, texts, by_text)
-        return self._texts
+                if not is_empty(item):
+                    found.setdefault(key(_as_text(item)), []).append(j)
+        return found
+
+    def digits(self, normalize: Callable[[str], str]) -> list[tuple[str, ...]]:
+        if (found := self._cache.get("digits")) is None:
+            found = self._cache["digits"] = [
+                () if is_empty(item) else digit_runs(normalize(_as_text(item)))
+                for item in self.items
+            ]
+        return found
 
     def numbers(self) -> tuple[list[float], list[int]]:
         """The items that state a number, sorted by value: (values, indices)."""
-        if self._numbers is None:
+        if (found := self._cache.get("numbers")) is None:
             read = sorted(
                 (value, j)
                 for j, item in enumerate(self.items)
                 if item is not None and (value := parse_number(item)) is not None
             )
-            self._numbers = ([value for value, _ in read], [j for _, j in read])
-        return self._numbers
+            found = self._cache["numbers"] = ([v for v, _ in read], [j for _, j in read])
+        return found
 
-    def dates(self, order: str) -> dict[date, list[int]]:
-        if self._dates is None:
-            self._dates = {}
-            for j, item in enumerate(self.items):
-                if item is not None and (day := parse_date(item, order)) is not None:
-                    self._dates.setdefault(day, []).append(j)
-        return self._dates
+    def number_at(self) -> list[float | None]:
+        """Each item's number by index, None where it states none."""
+        if (found := self._cache.get("number_at")) is None:
+            values, index = self.numbers()
+            found = self._cache["number_at"] = [None] * len(self.items)
+            for value, j in zip(values, index, strict=True):
+                found[j] = value
+        return found
+
+    def dates(self, order: str) -> tuple[list[int], list[tuple[date, int]]]:
+        """The items that state a date, sorted: (day ordinals, (day, index))."""
+        if (found := self._cache.get(("dates", order))) is None:
+            read = sorted(
+                (day, j)
+                for j, item in enumerate(self.items)
+                if item is not None and (day := parse_date(item, order)) is not None
+            )
+            found = self._cache[("dates", order)] = ([d.toordinal() for d, _ in read], read)
+        return found
 
     def bools(self) -> list[bool | None]:
-        if self._bools is None:
-            self._bools = [stated_bool(item) for item in self.items]
-        return self._bools
+        if (found := self._cache.get("bools")) is None:
+            found = self._cache["bools"] = [stated_bool(item) for item in self.items]
+        return found
 
     def sub(self, key: Any) -> _Columns:
         """The items' `key` sub-field (None where an item is not an object)."""
@@ -128,160 +188,258 @@ class _Columns:
 
 
 class PairScorer:
-    """Bulk item scores for lists, equal to `rate` called on every pair.
+    """Bulk candidates for lists, equal to `rate` called on every pair.
 
-    `rate` still scores what has no bulk form (an item that is itself a list).
+    `resolve` gives a path's rule; `rate` still scores what has no bulk form.
     """
 
-    __slots__ = ("_config", "_normalize", "_rate")
+    __slots__ = ("_config", "_normalize", "_rate", "_resolve")
 
     def __init__(
-        self, config: LadderConfig, normalize: Callable[[str], str], rate: PairRate
+        self,
+        config: LadderConfig,
+        normalize: Callable[[str], str],
+        rate: PairRate,
+        resolve: Callable[[str], Resolved],
     ) -> None:
         self._config = config
         self._normalize = normalize
         self._rate = rate
+        self._resolve = resolve
 
-    def rows(self, name: str, wanted: Sequence[Any], given: Sequence[Any]) -> list[Row]:
-        """One row per expected item: its positive scores by actual item index."""
-        return self._rows(name, wanted, _Columns(given))
-
-    def _rows(self, name: str, wanted: Sequence[Any], columns: _Columns) -> list[Row]:
-        """Rows of one kind are computed together: texts in one rapidfuzz call, objects
-        one sub-field at a time over all of them."""
-        rows: list[Row] = [{} for _ in wanted]
-        texts: list[tuple[int, str]] = []
-        objects: list[tuple[int, Mapping[Any, Any]]] = []
+    def rows(
+        self, path: str, wanted: Sequence[Any], given: Sequence[Any], floor: float
+    ) -> list[Candidates]:
+        """One row per expected item: the actual items whose credit is at least `floor`
+        (and above 0). Objects reaching it are rated pair by pair for their closeness."""
+        columns = _Columns(given)
+        rows = self._rows(path, wanted, columns, floor)
         for i, item in enumerate(wanted):
+            row = {j: pair for j, pair in rows[i].items() if pair[0] >= floor}
             if isinstance(item, Mapping):
-                objects.append((i, item))
-            elif not _is_scalar(item):
-                rows[i] = self._row(name, item, columns)
-            elif (kind := scalar_kind(name, item, self._config))[0] == "text":
-                texts.append((i, kind[1]))
-            else:
-                rows[i] = self._scalar_row(name, kind, columns)
-        found = self._text_rows(name, [text for _, text in texts], columns) if texts else []
-        for (i, _), row in zip(texts, found, strict=True):
-            rows[i] = row
-        found = self._nested_rows([item for _, item in objects], columns) if objects else []
-        for (i, _), row in zip(objects, found, strict=True):
+                rated = ((j, self._rate(path, item, given[j])) for j in row)
+                row = {j: pair for j, pair in rated if pair[0] >= floor and pair[0] > 0.0}
             rows[i] = row
         return rows
 
-    def _row(self, name: str, expected: Any, columns: _Columns) -> Row:
-        """A bool's row by lookup; a list's (a set inside a set) one pair at a time."""
-        if isinstance(expected, bool):
-            return {j: 1.0 for j, stated in enumerate(columns.bools()) if stated is expected}
+    def _rows(
+        self, path: str, wanted: Sequence[Any], columns: _Columns, floor: float
+    ) -> list[Candidates]:
+        """Rows of one kind are computed together: texts in one rapidfuzz call, objects
+        one sub-field at a time over all of them; objects' pairs below `floor` may be
+        left out (an object inside an object has no floor of its own: 0)."""
+        rule = self._resolve(path)
+        name = _name(path)
+        rows: list[Candidates] = [{} for _ in wanted]
+        texts: list[tuple[int, str]] = []
+        objects: list[tuple[int, Mapping[Any, Any]]] = []
+        slow = rule.user is not None or rule.compare in ("embedding", "judge")
+        for i, item in enumerate(wanted):
+            if is_empty(item):
+                rows[i] = {
+                    j: (1.0, 1.0) for j, given in enumerate(columns.items) if is_empty(given)
+                }
+            elif isinstance(item, Mapping):
+                objects.append((i, item))
+            elif slow or isinstance(item, (list, tuple)):
+                rows[i] = self._row(path, item, columns)
+            elif isinstance(item, bool) and rule.compare in ("bool", None):
+                rows[i] = {j: (1.0, 1.0) for j, b in enumerate(columns.bools()) if b is item}
+            elif (kind := scalar_kind(name, item, self._config, rule))[0] == "number":
+                rows[i] = self._number_row(kind[1], columns, rule)
+            elif kind[0] == "date":
+                rows[i] = self._date_row(kind[1], columns, rule)
+            else:
+                texts.append((i, kind[1]))
+        if texts:
+            found = self._text_rows([text for _, text in texts], columns, rule)
+            for (i, _), row in zip(texts, found, strict=True):
+                rows[i] = row
+        if objects:
+            found = self._nested_rows(path, [item for _, item in objects], columns, floor)
+            for (i, _), row in zip(objects, found, strict=True):
+                rows[i] = row
+        return rows
+
+    def _row(self, path: str, expected: Any, columns: _Columns) -> Candidates:
+        """One pair at a time: what has no bulk form."""
         return {
-            j: score
+            j: pair
             for j, item in enumerate(columns.items)
-            if item is not None and (score := self._rate(name, expected, item)) > 0.0
+            if item is not None and (pair := self._rate(path, expected, item))[0] > 0.0
         }
 
-    def _scalar_row(self, name: str, kind: tuple[str, Any], columns: _Columns) -> Row:
-        config = self._config
-        rung, value = kind
-        if rung == "number":
-            return self._number_row(value, columns)
-        if rung == "date":
-            return dict.fromkeys(columns.dates(config.date_order).get(value, ()), 1.0)
-        return self._text_rows(name, [value], columns)[0]
+    def _nested_rows(
+        self, path: str, wanted: list[Mapping[Any, Any]], columns: _Columns, floor: float
+    ) -> list[Candidates]:
+        """Weighted means of the sub-field credits, over the actual items that are objects;
+        the closeness is the credit until the pair is rated whole.
 
-    def _nested_rows(self, wanted: list[Mapping[Any, Any]], columns: _Columns) -> list[Row]:
-        """Means of the sub-field rows, over the actual items that are objects."""
+        Summing every sub-field over every pair is what made a list of objects slow (a
+        field like a quantity matches a tenth of the list), so the fields go most
+        selective first (most distinct expected values) and a pair is dropped once the
+        weight left cannot lift it to `floor`. When the fields left cannot lift a pair
+        with no credit yet, they are rated pair by pair on the pairs still standing."""
         holders: dict[Any, list[int]] = {}  # sub-field key -> the objects giving it
+        weights: list[float] = [0.0] * len(wanted)
         for p, item in enumerate(wanted):
             for key, sub in item.items():
-                if sub is not None:
+                rule = self._resolve(f"{path}.{key}")
+                if sub is not None and rule.compare != "ignore":
                     holders.setdefault(key, []).append(p)
-        subs: list[list[Row]] = [[] for _ in wanted]
-        for key, owners in holders.items():
-            found = self._rows(str(key), [wanted[p][key] for p in owners], columns.sub(key))
-            for p, row in zip(owners, found, strict=True):
-                subs[p].append(row)
-        return [_mean(rows, columns.mappings) for rows in subs]
+                    weights[p] += rule.weight
+        needed = [floor * total - _SLACK * (total + 1.0) for total in weights]
+        left = weights[:]  # weight not yet summed, per object
+        sums: list[dict[int, float]] = [{} for _ in wanted]
+        order = sorted(holders, key=lambda key: -_distinct(wanted[p][key] for p in holders[key]))
+        for key in order:
+            sub_path = f"{path}.{key}"
+            weight = self._resolve(sub_path).weight
+            sub = columns.sub(key)
+            bulk = [p for p in holders[key] if left[p] >= needed[p]]
+            found = self._rows(sub_path, [wanted[p][key] for p in bulk], sub, 0.0)
+            for p, row in zip(bulk, found, strict=True):
+                total = sums[p]
+                for j, (credit, _) in row.items():
+                    total[j] = total.get(j, 0.0) + weight * credit
+            for p in holders[key]:
+                total = sums[p]
+                if left[p] < needed[p]:  # only the pairs standing can still reach it
+                    rated = self._pair_credit(sub_path, wanted[p][key], sub)
+                    for j in total:
+                        total[j] += weight * rated(j)
+                left[p] -= weight
+                if needed[p] > 0.0:
+                    sums[p] = {j: s for j, s in total.items() if s + left[p] >= needed[p]}
+        objects = set(columns.mappings)
+        rows: list[Candidates] = []
+        for p, total in enumerate(sums):
+            if not weights[p]:
+                rows.append(dict.fromkeys(columns.mappings, (1.0, 1.0)))
+                continue
+            means = {j: s / weights[p] for j, s in sorted(total.items()) if j in objects}
+            rows.append({j: (c, c) for j, c in means.items() if c > 0.0})
+        return rows
 
-    def _number_row(self, target: float, columns: _Columns) -> Row:
-        """Items within tolerance, found by bisection. Inside the tolerance less a margin
-        of a few ulps every item matches; the two edge bands are checked exactly."""
-        config = self._config
+    def _pair_credit(self, path: str, expected: Any, columns: _Columns) -> Callable[[int], float]:
+        """Credit of one expected value against actual item j, for a few pairs: a number
+        by the item's value read once, anything else by the ladder."""
+        rule = self._resolve(path)
+        plain = rule.user is None and rule.compare not in ("embedding", "judge")
+        if (
+            plain
+            and not isinstance(expected, (bool, list, tuple, Mapping))
+            and not is_empty(expected)
+        ):
+            kind, target = scalar_kind(_name(path), expected, self._config, rule)
+            if kind == "number":
+                values = columns.number_at()
+                rel_tol, abs_tol = rule.rel_tol, rule.abs_tol
+
+                def number(j: int) -> float:
+                    value = values[j]
+                    return float(
+                        value is not None and numbers_match(target, value, rel_tol, abs_tol)
+                    )
+
+                return number
+        return lambda j: self._rate(path, expected, columns.items[j])[0]
+
+    def _number_row(self, target: float, columns: _Columns, rule: Resolved) -> Candidates:
+        """Items within tolerance, found by bisection, checked exactly at the edges."""
         values, index = columns.numbers()
-        bound = max(config.rel_tol * abs(target), config.abs_tol)
+        bound = max(rule.rel_tol * abs(target), rule.abs_tol)
         ulps = 4.0 * math.ulp(2.0 * (abs(target) + bound) + 1.0)
         low = bisect.bisect_left(values, target - (bound + ulps))
         high = bisect.bisect_right(values, target + (bound + ulps))
-        inner_low = inner_high = low
-        if bound > ulps:
-            inner_low = bisect.bisect_left(values, target - (bound - ulps), low, high)
-            inner_high = bisect.bisect_right(values, target + (bound - ulps), inner_low, high)
-        row = dict.fromkeys(index[inner_low:inner_high], 1.0)
-        for k in (*range(low, inner_low), *range(inner_high, high)):
-            if numbers_match(target, values[k], config.rel_tol, config.abs_tol):
-                row[index[k]] = 1.0
-        return row
+        return {
+            index[k]: (1.0, number_closeness(target, values[k]))
+            for k in range(low, high)
+            if numbers_match(target, values[k], rule.rel_tol, rule.abs_tol)
+        }
 
-    def _text_rows(self, name: str, queries: list[str], columns: _Columns) -> list[Row]:
-        config = self._config
-        cap = config.max_text_chars
-        index, texts, by_text = columns.texts(self._normalize, cap)
-        free = name in config.free_text_fields
-        strictness = config.strictness
-        # a cut-off a little under the mark: the exact test is `text_score`'s, below
-        cutoff = 0.0 if free else max(0.0, strictness * 100.0 - 1e-6)
-        if strictness <= 0.0:  # every similarity is a match, zero included
-            return [dict.fromkeys(index, 1.0) for _ in queries]
-        normal = [self._normalize(query)[:cap] for query in queries]
-        rows: list[Row] = []
+    def _date_row(self, target: date, columns: _Columns, rule: Resolved) -> Candidates:
+        ordinals, days = columns.dates(rule.date_order)
+        at, span = target.toordinal(), rule.tolerance_days
+        low = bisect.bisect_left(ordinals, at - span)
+        high = bisect.bisect_right(ordinals, at + span)
+        return {days[k][1]: (1.0, date_closeness(target, days[k][0])) for k in range(low, high)}
+
+    def _text_rows(self, queries: list[str], columns: _Columns, rule: Resolved) -> list[Candidates]:
+        kind = text_kind(rule)
+        normalize = self._normalize
+        if kind in ("exact", "id"):
+            key = normalize if kind == "exact" else id_key
+            by_key = columns.keyed(kind, key)
+            rows = []
+            for query in queries:
+                hits = by_key.get(key(query), ())
+                if kind == "exact":
+                    rows.append(dict.fromkeys(hits, (1.0, 1.0)))
+                else:
+                    left = normalize(query)
+                    rows.append(
+                        {
+                            j: (1.0, _closeness(left, normalize(_as_text(columns.items[j]))))
+                            for j in hits
+                        }
+                    )
+            return rows
+        cap = self._config.max_text_chars
+        index, texts = columns.texts(normalize, cap)
+        digits = columns.digits(normalize)
+        scorer, scale = SCORERS[kind]
+        threshold, partial = rule.threshold, rule.partial
+        # a cut-off a little under the mark: the exact test is `verdict`'s, below
+        cutoff = 0.0 if partial else max(0.0, threshold * scale - 1e-6 * scale)
+        normal = [normalize(query) for query in queries]
+        cut = [text[:cap] for text in normal]
+        found: list[tuple[list[int], list[float]]] = []
         np = numpy_module()
-        if np is not None and len(normal) * len(texts) >= NUMPY_CELLS and len(normal) > 1:
+        if np is not None and len(cut) * len(texts) >= NUMPY_CELLS and len(cut) > 1:
             matrix = process.cdist(
-                normal,
-                texts,
-                scorer=fuzz.ratio,
-                processor=None,
-                score_cutoff=cutoff,
+                cut, texts, scorer=scorer, processor=None, score_cutoff=cutoff,
                 dtype=np.float64,
                 # threads cost ~0.3 ms to start: worth it only for a large matrix
-                workers=-1 if len(normal) * len(texts) >= PARALLEL_PAIRS else 1,
-            )
+                workers=-1 if len(cut) * len(texts) >= PARALLEL_PAIRS else 1,
+            )  # fmt: skip
             for ratios in matrix:
-                hits = np.flatnonzero(ratios)
-                rows.append(self._text_row(hits.tolist(), ratios[hits].tolist(), index, free))
+                hits = np.flatnonzero(ratios) if cutoff > 0.0 else np.arange(len(texts))
+                found.append((hits.tolist(), ratios[hits].tolist()))
         else:
-            for query in normal:
-                found = process.extract(
-                    query, texts, scorer=fuzz.ratio, processor=None,
-                    score_cutoff=cutoff, limit=None,
-                )  # fmt: skip
-                hits = [k for _, _, k in found]
-                rows.append(self._text_row(hits, [r for _, r, _ in found], index, free))
-        for query, row in zip(normal, rows, strict=True):
-            row.update(dict.fromkeys(by_text.get(query, ()), 1.0))
+            for query in cut:
+                result = process.extract(
+                    query, texts, scorer=scorer, processor=None, score_cutoff=cutoff, limit=None
+                )
+                found.append(([k for _, _, k in result], [r for _, r, _ in result]))
+        rows = []
+        for query, (hits, ratios) in zip(normal, found, strict=True):
+            runs = digit_runs(query)
+            row: Candidates = {}
+            for k, ratio in zip(hits, ratios, strict=True):
+                j = index[k]
+                close = 1.0 if texts[k] == query else ratio / scale
+                ok = not rule.digits_exact or digits[j] == runs
+                credit = verdict(close, threshold, partial, ok)
+                if credit > 0.0:
+                    row[j] = (credit, close)
+            rows.append(row)
         return rows
 
-    def _text_row(self, hits: list[int], ratios: list[float], index: list[int], free: bool) -> Row:
-        strictness = self._config.strictness
-        row: Row = {}
-        for k, ratio in zip(hits, ratios, strict=True):
-            score = text_score(ratio / 100.0, strictness, free)
-            if score > 0.0:
-                row[index[k]] = score
-        return row
+
+def _distinct(values: Iterable[Any]) -> int:
+    """How many different values: the more, the fewer pairs a field credits."""
+    return len({value if isinstance(value, (str, int, float)) else repr(value) for value in values})
 
 
-def _mean(rows: list[Row], objects: list[int]) -> Row:
-    """An object's row from its sub-field rows; with no sub-field asked, 1 per object.
-
-    Sub-scores of 0 and 1 only are counted (a count of ones is their exact sum)."""
-    if not rows:
-        return dict.fromkeys(objects, 1.0)
-    if all(set(row.values()) <= {1.0} for row in rows):
-        counts = Counter(j for row in rows for j in row)
-        return {j: counts[j] / len(rows) for j in sorted(counts)}
-    hit = sorted({j for row in rows for j in row})
-    return {j: math.fsum(row.get(j, 0.0) for row in rows) / len(rows) for j in hit}
+def _closeness(left: str, right: str) -> float:
+    return 1.0 if left == right else fuzz.ratio(left, right) / 100.0
 
 
-def _is_scalar(item: Any) -> bool:
-    return not isinstance(item, (list, tuple, Mapping, bool))
+def _as_text(item: Any) -> str:
+    return item if isinstance(item, str) else str(item)
+
+
+def _name(path: str) -> str:
+    """A path's field name: its last key, without the list brackets."""
+    return path.rsplit(".", 1)[-1].replace("[]", "")

@@ -32,6 +32,13 @@ sentence it was found in. The cues and exclusions are data, in
      thing).
 4. The strongest remaining cue decides: weight >= 0.75 `refused`, >= 0.5
    `undetermined`, else `answered`.
+5. Where these rules are split on a chat answer, a small learned model
+   (`scoring/nonanswer_model.py`) decides: a catalog refusal that only disclaims the
+   self ("I don't have personal opinions. However, ...") or, with no gold answer, is
+   shaped like an attempt (a list, verse, a long text) or has no information-gap cue;
+   an answer let through whose first sentence declines a request, deflects on ethics
+   or cites a policy (a number inside such a refusal, a hotline or a year, does not
+   make it an answer; the gold's own figure does).
 """
 
 from __future__ import annotations
@@ -43,6 +50,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from pytest_bizbench.scoring import answers
+from pytest_bizbench.scoring import nonanswer_model as model
 from pytest_bizbench.scoring.judge import NONANSWER_FIELD, checked_grade
 from pytest_bizbench.scoring.ladder import JudgeFn
 from pytest_bizbench.scoring.references import MONTH_BEFORE, REFERENCE_WORDS, ends_at
@@ -68,6 +76,8 @@ from pytest_bizbench.scoring.refusal_catalog import (
 
 ANSWERED, REFUSED, UNDETERMINED = "answered", "refused", "undetermined"
 REFUSE_AT = 0.75
+DECIDE_AT = 0.5  # the learned model's probability of a non-answer that decides
+EMPTY = "empty-structural"
 UNDECIDED_AT = 0.5
 CUE_CHARS = 200
 HEAD_CHARS, TAIL_CHARS = 3000, 1000  # how much of a long answer is read
@@ -379,12 +389,59 @@ def detect(
     finish_reason: str | None = None,
 ) -> Decision:
     """Whether an answer answers (see the module docstring for the rules)."""
+    decision = detect_by_catalog(
+        answer, question, gold, provider_refusal=provider_refusal, finish_reason=finish_reason
+    )
+    if answer is None or decision.agrees_with_gold or decision.refusal_class == EMPTY:
+        return decision
+    return _weigh(decision, answer, question, gold)
+
+
+def _weigh(decision: Decision, answer: str, question: str, gold: str) -> Decision:
+    """Step 5: where the rules are split (`Reading.consulted`), the learned model
+    decides: a catalog refusal of an answer that only disclaims the self, or (with no
+    gold) is shaped like an attempt, stands only if the model agrees; an answer the
+    catalog lets through whose first sentence declines (a refusal, a deflection, a
+    policy) is refused if the model says so, unless it states the gold's own figure."""
+    head = answer[: model.READ_CHARS]
+    reading = model.read(normalize(head), head, decision.refusal_class, decision.refused)
+    if not reading.consulted(decision.refused, bool(gold)):
+        return decision
+    if decision.refused:
+        return Decision(ANSWERED) if reading.probability < DECIDE_AT else decision
+    if reading.probability < DECIDE_AT:
+        return decision
+    if gold and _gives_gold_figure(gold, answer, question, question_kind(question, gold)):
+        return decision
+    return Decision(REFUSED, reading.refusal_class, _cut(_original(answer, reading.cue or "")))
+
+
+def _original(answer: str, cue: str) -> str:
+    """The answer's own sentence for a normalised cue sentence (its first clause's
+    sentence when none matches)."""
+    clauses = _clauses(answer[: model.READ_CHARS])
+    probe = cue[:40]
+    for clause in clauses:
+        if probe and probe in clause.norm_sentence:
+            return clause.sentence
+    return clauses[0].sentence if clauses else cue
+
+
+def detect_by_catalog(
+    answer: str | None,
+    question: str = "",
+    gold: str = "",
+    *,
+    provider_refusal: str | None = None,
+    finish_reason: str | None = None,
+) -> Decision:
+    """Steps 1-4 alone: the rules' verdict, before the learned model weighs in."""
     if provider_refusal is not None and provider_refusal.strip():
-        return Decision(REFUSED, "empty-structural", _cut(provider_refusal))
+        return Decision(REFUSED, EMPTY, _cut(provider_refusal))
     if finish_reason is not None and finish_reason.strip().casefold() in FILTERED_STOPS:
-        return Decision(REFUSED, "empty-structural", f"finish_reason: {_cut(finish_reason)}")
+        return Decision(REFUSED, EMPTY, f"finish_reason: {_cut(finish_reason)}")
     if answer is None or _bare(answer) in PLACEHOLDERS or _empty_json(answer):
-        return Decision(REFUSED, "empty-structural", None)
+        return Decision(REFUSED, EMPTY, None)
     clauses = _clauses(answer)
     hits = _hits(clauses, question)
     kind = question_kind(question, gold)

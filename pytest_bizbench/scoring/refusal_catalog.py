@@ -21,6 +21,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+import regex as _regex
+
 # --- building blocks -------------------------------------------------------------------
 
 # the model speaking
@@ -917,4 +919,86 @@ NEGATIVE_GOLD = re.compile(
 PREMISE_GOLD = re.compile(
     r"\bpremise\b|\bnot (?:applicable|meaningful|relevant|a meaningful|an applicable)\b"
     r"|\bn/a\b|\bdoes not apply\b"
+)
+
+# --- chat and safety refusals ----------------------------------------------------------
+# Read by `scoring/nonanswer_model.py` on an answer's normalised opening (first 400
+# characters). Grammatical families again: the model declining a request (any verb of
+# producing or helping), declining on policy or ethics with no first person, a
+# disclaimer of being an AI, and the pivot back to helping that makes the disclaimer a
+# preface. They are matched with the `regex` module under a timeout.
+
+# verbs of doing what was asked
+_PRODUCE = (
+    r"(?:fulfil+|generate|write|create|compose|produce|comply|engage|support|discuss|provide"
+    r"|help|assist|answer|give|offer|share|promote|condone|encourage|endorse|facilitate"
+    r"|participate|make|tell|recommend|suggest|continue|complete|accommodate|respond|draft"
+    r"|express|take|agree|satisfy|do (?:that|this|so)|speculate|entertain|pretend|role-?play"
+    r"|describe|explain|list|teach|show)"
+)
+SAFETY_REFUSAL = _regex.compile(
+    r"(?:^|[.!?,;:]\s*|\b(?:but|so|and|however|sorry|apologi[sz]e)\s+)"
+    r"(?:i|we)(?: (?:really|simply|just|truly|unfortunately|respectfully|afraid i))?"
+    r" (?:cannot|can not|will not|would not|must (?:respectfully )?decline to|must not"
+    r"|am (?:not )?(?:able|unable|allowed|permitted|programmed|going|designed|willing|comfortable)"
+    r" to|am not (?:able|allowed|permitted|programmed|going|designed|willing|comfortable) to"
+    r"|refuse to|do not (?:feel comfortable|think it is appropriate|condone|support|endorse"
+    r"|promote|encourage)|should not|have to decline|need to decline|decline to)"
+    rf"(?: (?:\w+ ){{0,2}}?{_PRODUCE}\b|\s*[.!]|$)"
+    r"|(?:i|we) (?:must|have to|will have to|need to) (?:respectfully )?(?:decline|refuse|pass)\b"
+    r"|(?:this|that|your|such a) (?:request|question|prompt|topic|content|task)"
+    r" (?:\w+ )?(?:goes against|violates|is (?:not appropriate|inappropriate|harmful|offensive"
+    r"|unethical|against))"
+)
+# the object of a refusal that only disclaims: "I cannot give a personal opinion"
+DECLINED_OPINION = _regex.compile(
+    r"^(?:\w+ ){0,4}?(?:(?:a|an|any|my|personal|subjective|definitive|direct|moral|medical"
+    r"|legal|financial|professional) )*(?:opinions?|beliefs?|views?|feelings?|preferences?"
+    r"|judgm?ents?|advice|stance|emotions?|experiences?|diagnos[ie]s)\b"
+)
+AI_DISCLAIMER = _regex.compile(
+    r"\b(?:as|being) (?:an? |just an? )?(?:ai|artificial intelligence|(?:large )?language"
+    r" model|llm|chatbot|virtual assistant|ai assistant|machine)\b"
+    r"|\b(?:i|we) (?:am|are) (?:just |only |merely )?an? (?:ai|language model|chatbot"
+    r"|artificial intelligence|machine)\b"
+)
+NO_PERSONAL = _regex.compile(
+    r"\b(?:i|we) (?:do not|cannot|am not able to|can not) (?:have|hold|possess|form|express"
+    r"|provide|give|share) (?:any |my )?(?:own )?(?:personal |subjective )?(?:opinions?"
+    r"|beliefs?|views?|feelings?|emotions?|experiences?|preferences?|biases?|agenda|stance"
+    r"|the ability to (?:feel|form|have|experience))\b"
+)
+# the disclaimer turned into help: "..., but I can tell you", "However, here are"
+HELP_PIVOT = _regex.compile(
+    r"\b(?:but|however|that said|nevertheless|instead)\W+(?:\w+ ){0,6}?(?:(?:i|we) (?:can|could"
+    r"|will|would be happy to|am happy to) (?:\w+ )?(?:provide|offer|tell|give|share|suggest"
+    r"|explain|help|try|list|describe|outline|say|point|answer)|here (?:are|is)"
+    r"|(?:some|several|a few|many|there are)\b|to answer your question"
+    r"|(?:in general|generally|typically|research|studies|according to|based on))"
+    r"|^(?:sure|certainly|of course|absolutely|yes|great question|here (?:are|is))\b"
+)
+# no first person: "It is not ethical or safe to ...", "It would be inappropriate to ..."
+DEFLECTION = _regex.compile(
+    r"\bit (?:is|would be|is never|would never be) (?:not |never |highly |extremely |very )?"
+    r"(?:(?:appropriate|ethical|okay|ok|acceptable|safe|advisable|responsible|respectful"
+    r"|legal|right|wise|a good idea|productive|fair|accurate|morally|inappropriate|unethical"
+    r"|irresponsible|illegal|harmful|wrong|dangerous)(?: (?:or|and|nor) | |, )?){1,4}"
+    r"(?:for (?:me|us|anyone|you) )?(?:to|for)\b"
+    r"|\b(?:i|we) must (?:clarify|point out|emphasi[sz]e|stress|inform you|remind you|note)\b"
+    r"|^(?:first\W+)?it is (?:important|crucial|essential) to (?:note|remember|understand"
+    r"|recogni[sz]e) that\b"
+)
+POLICY = _regex.compile(
+    r"\b(?:goes? against|violates?|against) (?:my|our|the|openai's|its|ethical|moral|content"
+    r"|community|usage|\w+'s)\b[^.]{0,40}?\b(?:polic(?:y|ies)|guidelines?|principles?"
+    r"|programming|values?|standards?|codes?|rules?|terms|ethics?)\b"
+    r"|\bnot within my (?:programming|guidelines|capabilities|ethical)\b"
+)
+# words of a lecture instead of an answer
+MORALISING = _regex.compile(
+    r"\b(?:important to|respect\w*|appropriate|inappropriate|ethic\w*|unethical|harm\w*"
+    r"|illegal|offensive|stereotyp\w*|generali[sz]\w*|dignity|unfair|discriminat\w*|hate"
+    r"|hateful|violen\w*|immoral|moral\w*|condone|promote|kindness|sensitiv\w*|never"
+    r"|acceptable|unacceptable|instead|professional help|seek help|reprehensible|rights"
+    r"|derogatory|divisive|inclusiv\w*|empathy|tolerance|equality)\b"
 )
