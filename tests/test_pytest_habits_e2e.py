@@ -42,6 +42,15 @@ def test_failed_first_runs_the_failed_cases_first_and_every_case(two_fail: Suite
         ]
     )
     assert sorted(two_fail.documents()) == ["c1", "c2", "c3", "c4", "c5"]
+    assert two_fail.report()["completeness"]["filtered"] is True  # a run while fixing
+
+
+def test_failed_first_is_a_filtered_run_that_is_not_saved_as_the_baseline(
+    two_fail: Suite,
+) -> None:
+    result = two_fail.pytester.runpytest("--ff", "--bizbench-save-baseline", "base.json")
+    result.stdout.fnmatch_lines(["refusing to save the baseline*filtered selection*"])
+    assert not (two_fail.path / "base.json").exists()
 
 
 def test_stepwise_goes_on_from_the_case_that_failed(suite: Suite) -> None:

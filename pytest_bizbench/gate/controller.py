@@ -32,14 +32,17 @@ CONTROLLER = pytest.StashKey["Controller"]()
 
 
 def is_filtered(config: pytest.Config) -> bool:
-    """A selection made on purpose: -k, -m, --deselect, --lf, --sw, `::` node ids,
-    --bizbench-requirement, --bizbench-subset or --bizbench-limit."""
+    """A selection made on purpose: -k, -m, --deselect, --lf, --ff, --sw, `::` node ids,
+    --bizbench-requirement, --bizbench-subset or --bizbench-limit. `--ff` runs every
+    item, but in an order chosen by the last failures: a run made while fixing them,
+    not a reference one, so it cannot become the baseline either."""
     option = config.option
     return bool(
         getattr(option, "keyword", "")
         or getattr(option, "markexpr", "")
         or getattr(option, "deselect", None)
         or getattr(option, "lf", False)
+        or getattr(option, "failedfirst", False)
         or getattr(option, "stepwise", False)  # --sw skips what passed before
         or getattr(option, "bizbench_requirement", None)
         or getattr(option, "bizbench_subset", None)
