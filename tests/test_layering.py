@@ -342,3 +342,32 @@ def test_a_ground_truth_run_imports_no_other_kind(pytester: pytest.Pytester) -> 
     result = pytester.runpytest_subprocess("-s", "-p", "no:cacheprovider")
     result.assert_outcomes(passed=2)  # the case and bizbench::gate
     assert "LOADED ['pytest_bizbench.benchmarks.field_accuracy']\n" in result.stdout.str()
+
+
+def _module_map() -> set[str]:
+    """The files the module map of docs/design.md names, as paths in the package."""
+    text = (PACKAGE.parent / "docs" / "design.md").read_text(encoding="utf-8")
+    start = text.index("```\npytest_bizbench/")
+    block = text[start : text.index("```", start + 3)].splitlines()[2:]
+    named: set[str] = set()
+    folders: list[str] = []
+    for line in block:
+        depth = (len(line) - len(line.lstrip())) // 2
+        name = line.split()[0]
+        folders = folders[: depth - 1]
+        if name.endswith("/"):
+            folders.append(name.rstrip("/"))
+        else:
+            named.add("/".join([*folders, name]))
+    return named
+
+
+def test_the_design_docs_module_map_is_the_tree() -> None:
+    tree = {
+        str(path.relative_to(PACKAGE))
+        for pattern in ("*.py", "*.json")
+        for path in PACKAGE.rglob(pattern)
+        if path.name != "__init__.py" or path.parent == PACKAGE
+    }
+    named = {name for name in _module_map() if not name.endswith("/__init__.py")}
+    assert named == tree
