@@ -377,3 +377,31 @@ def test_property_a_document_score_is_never_above_1(
     for name in expected:
         if isinstance(entry := details.get(name), dict):
             assert 0.0 <= entry["score"] <= 1.0
+
+
+def test_the_run_counts_every_field_however_many_a_document_has(suite: Suite) -> None:
+    """300 expected fields, the last 100 wrong, and 10,000 extra keys: the report keeps
+    a document's first 200 detail entries, but `fields.total` counts them all:
+    tp 200, fd 100, fa 10,000; precision 200 / 10,300, recall 200 / 300."""
+    expected = {f"k{i:03d}": f"v{i}" for i in range(300)}
+    actual = {key: (value if int(key[1:]) < 200 else "wrong") for key, value in expected.items()}
+    actual.update({f"x{i}": 1 for i in range(10_000)})
+    suite.write(
+        "a.ground-truth.jsonl",
+        jsonl([{"id": "d", "ground_truth": expected, "extracted_fields": actual}]),
+    )
+    result = suite.pytester.runpytest(
+        "--bizbench-threshold", "field-accuracy:fields.total.precision >= 0.3"
+    )
+    assert result.ret == pytest.ExitCode.TESTS_FAILED
+    total = suite.metrics()["fields"]["total"]
+    precision, recall = 200 / 10_300, 200 / 300
+    assert {k: total[k] for k in ("tp", "fd", "fn", "fa", "tn")} == {
+        "tp": 200, "fd": 100, "fn": 0, "fa": 10_000, "tn": 0
+    }  # fmt: skip
+    assert total["precision"] == pytest.approx(precision)
+    assert total["recall"] == pytest.approx(recall)
+    assert suite.metrics()["field_f1"] == pytest.approx(
+        2 * precision * recall / (precision + recall)
+    )
+    assert "fields.total.precision" in suite.report()["gate"]["reasons"][0]

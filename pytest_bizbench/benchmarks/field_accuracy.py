@@ -105,8 +105,8 @@ class FieldAccuracy(BenchmarkPlugin):
 
     def compute(self, scored: list[ScoredDocument]) -> dict[str, Any]:
         sums: dict[str, list[int]] = {}
-        metrics = self._metrics(scored, lambda document: _add_counts(sums, document.details))
-        total = [sum(column) for column in zip(*sums.values(), strict=True)] or [0] * 5
+        total = [0] * len(COUNT_KEYS)
+        metrics = self._metrics(scored, lambda document: _add_counts(sums, total, document.details))
         fields = {_shown_path(path): _rates(row) for path, row in sorted(sums.items())}
         fields["total"] = _rates(total)
         metrics["fields"] = fields
@@ -114,8 +114,14 @@ class FieldAccuracy(BenchmarkPlugin):
         return metrics
 
 
-def _add_counts(sums: dict[str, list[int]], details: Mapping[str, Any]) -> None:
-    """One document's `field_counts` added into the sums by path."""
+def _add_counts(sums: dict[str, list[int]], total: list[int], details: Mapping[str, Any]) -> None:
+    """One document's `field_counts` added into the sums by path, and its
+    `field_total` into the total: the report may keep only a document's first paths,
+    never its total."""
+    whole = details.get("field_total")
+    for k, key in enumerate(COUNT_KEYS):
+        value = whole.get(key) if isinstance(whole, dict) else None
+        total[k] += value if isinstance(value, int) and not isinstance(value, bool) else 0
     counts = details.get("field_counts")
     for path, row in counts.items() if isinstance(counts, dict) else ():
         if isinstance(row, dict):

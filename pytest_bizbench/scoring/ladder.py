@@ -52,6 +52,15 @@ MAX_SLOW_PAIRS = 10_000
 """Pairs of one list a user or model comparator may be called on; past it, in order."""
 _NORMALIZED_MEMO = 8192
 COUNT_KEYS = ("tp", "fd", "fn", "fa", "tn")
+# a document's summary entries, ahead of its fields in the details
+SUMMARY_KEYS = (
+    "quality",
+    "completeness",
+    "correctness",
+    "field_total",
+    "extra_fields",
+    "field_counts",
+)
 TP, FD, FN, FA, TN = range(5)
 
 
@@ -167,10 +176,11 @@ class FieldLadder:
 
         Details map each field to its entry, plus `extra_fields` (paths of predicted
         keys the ground truth lacks, at any depth), `field_counts` (path -> counts,
-        list items counted one by one) and the floats `completeness` (share of fields
-        with a non-null actual), `correctness` (mean score over those) and `quality`
-        (the score). They sit beside the fields, so a ground-truth field with one of
-        those names is shadowed in the details (never in the score). A document that
+        list items counted one by one), `field_total` (those counts summed) and the
+        floats `completeness` (share of fields with a non-null actual), `correctness`
+        (mean score over those) and `quality` (the score). They sit before the fields,
+        so a ground-truth field with one of those names is shadowed in the details
+        (never in the score). A document that
         expects nothing scores 1 against an empty prediction, else 0. Root rule
         `extra: penalize` scores each extra field as a field scored 0.
         """
@@ -188,7 +198,13 @@ class FieldLadder:
             score = _weighted_mean(weighted)
         else:
             score = 1.0 if all(is_empty(value) for value in actual.values()) else 0.0
-        result: dict[str, Any] = dict(details)
+        # the summary first: a report bounds a document's details to its first entries,
+        # and the sums a run's metrics add up must survive any number of fields
+        result: dict[str, Any] = dict.fromkeys(SUMMARY_KEYS)
+        result.update(details)
+        rows = [tally.counts[path] for path in sorted(tally.counts)]
+        sums = [sum(column) for column in zip(*rows, strict=True)] if rows else [0] * 5
+        result["field_total"] = dict(zip(COUNT_KEYS, sums, strict=True))
         result["extra_fields"] = sorted(set(tally.extras))[:MAX_ITEMS]
         result["field_counts"] = {
             path: dict(zip(COUNT_KEYS, tally.counts[path], strict=True))
