@@ -222,3 +222,40 @@ def test_a_merge_that_collects_no_case_says_it_cannot_check_for_missing_shards(
     assert "unmerged" not in completeness
     assert any("cannot tell whether a shard is missing" in n for n in completeness["notes"])
     assert result.ret == 1  # the suite's bad file and missing prediction, as in its run
+
+
+def test_a_shard_holding_items_the_suite_lacks_is_refused(suite: Suite) -> None:
+    """A shard report edited to add passing documents of cases that do not exist."""
+    build(suite, n=4)
+    suite.pytester.runpytest("cases/a.ground-truth.jsonl", "--bizbench-report", "a.json")
+    suite.pytester.runpytest("cases/sub", "--bizbench-report", "b.json")
+    shard = suite.report("b.json")
+    documents = shard["benchmarks"]["totals"]["models"]["v1"]["documents"]
+    ghost = dict(documents[0], nodeid="ghost.ground-truth.jsonl::g1[totals-v1]")
+    documents.append(ghost)
+    suite.write("b.json", json.dumps(shard))
+    result = merge(suite, "a.json", "b.json", "-o", "m.json", "--", "cases")
+    assert result.ret == 2
+    result.stderr.fnmatch_lines(
+        [
+            "bizbench merge: shards hold 1 item: ghost.ground-truth.jsonl::g1[[]totals-v1[]] "
+            "(in b.json) that the merge's pytest arguments do not collect*"
+        ]
+    )
+    assert not (suite.path / "m.json").exists()
+
+
+def test_a_merge_exits_1_when_a_case_failed_as_one_run_does(suite: Suite) -> None:
+    """No threshold, so the gate passes; c1 scores 0 under its pass mark in shard A."""
+    suite.write("pytest.ini", "[pytest]\nbizbench_predictions = preds.json\n")
+    suite.cases("cases/a.ground-truth.jsonl", [doc("c1", {"k": "v"})])
+    suite.cases("cases/sub/b.ground-truth.jsonl", [doc("c2", {"k": "v"})])
+    suite.write("preds.json", json.dumps({"c1": {"k": "x"}, "c2": {"k": "v"}}))
+    assert suite.pytester.runpytest("--bizbench-report", "full.json").ret == 1
+    suite.pytester.runpytest("cases/a.ground-truth.jsonl", "--bizbench-report", "a.json")
+    suite.pytester.runpytest("cases/sub", "--bizbench-report", "b.json")
+    result = merge(suite, "a.json", "b.json", "-o", "m.json", "--", "cases")
+    assert result.ret == 1
+    result.stdout.fnmatch_lines(
+        ["bizbench gate: passed", "bizbench merge: 1 case item failed in the shards"]
+    )

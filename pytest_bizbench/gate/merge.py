@@ -24,10 +24,11 @@ from pytest_bizbench.gate.agent_runs import AgentRuns, collect_agent_runs
 from pytest_bizbench.gate.aggregate import Aggregator
 from pytest_bizbench.gate.baseline import load_baseline
 from pytest_bizbench.gate.verdict import conclude, finish
+from pytest_bizbench.maths.figures import plural
 from pytest_bizbench.options.thresholds import check_threshold_names
 from pytest_bizbench.report import RunResult
 from pytest_bizbench.report.reader import completeness_of, report_documents
-from pytest_bizbench.report.records import Completeness
+from pytest_bizbench.report.records import FAILED, XFAILED, Completeness
 from pytest_bizbench.report.tables import summary_table
 from pytest_bizbench.report.terminal import text_table
 from pytest_bizbench.run.payload import ERROR
@@ -78,12 +79,17 @@ def check_benchmarks(shards: Sequence[Shard], registry: Registry) -> None:
 
 @dataclass(slots=True)
 class _Merged:
+    suite: frozenset[str]  # the items the merge collects; empty: not known
     aggregator: Aggregator = field(default_factory=Aggregator)
     owner: dict[str, int] = field(default_factory=dict)
     overlaps: list[str] = field(default_factory=list)
+    foreign: list[str] = field(default_factory=list)
 
     def claim(self, nodeid: str, shards: Sequence[Shard], index: int) -> bool:
-        """Whether this item is new; shard `index` brings it."""
+        """Whether this item is new and of the suite; shard `index` brings it."""
+        if self.suite and nodeid not in self.suite:
+            self.foreign.append(f"{nodeid} (in {shards[index].path})")
+            return False
         first = self.owner.setdefault(nodeid, index)
         if first != index:
             self.overlaps.append(f"{nodeid} (in {shards[first].path} and {shards[index].path})")
@@ -119,9 +125,12 @@ def add_shared_error(aggregator: Aggregator, error: Mapping[str, Any]) -> None:
     aggregator.errors["shared:" + json.dumps(error, sort_keys=True)] = dict(error)
 
 
-def merge_documents(shards: Sequence[Shard]) -> Aggregator:
-    """All shards' documents and errors in one aggregator; MergeRefused on overlap."""
-    merged = _Merged()
+def merge_documents(shards: Sequence[Shard], suite: Sequence[str] = ()) -> Aggregator:
+    """All shards' documents and errors in one aggregator. MergeRefused when two
+    shards hold one item, or a shard holds an item the merge does not collect (a
+    report edited by hand, or made from other case files): counting it would score
+    cases the suite does not have."""
+    merged = _Merged(frozenset(suite))
     for index, shard in enumerate(shards):
         for docs in report_documents(shard.report).values():
             for doc in docs:
@@ -135,14 +144,21 @@ def merge_documents(shards: Sequence[Shard]) -> Aggregator:
             else:  # a collection error (a conftest, a module) may hit every shard
                 add_shared_error(merged.aggregator, error)
     if merged.overlaps:
-        shown = "; ".join(merged.overlaps[:SHOWN_OVERLAPS])
-        more = len(merged.overlaps) - SHOWN_OVERLAPS
         raise MergeRefused(
-            f"shards overlap in {len(merged.overlaps)} items: {shown}"
-            + (f" and {more} more" if more > 0 else "")
-            + "; give each shard its own case files"
+            f"shards overlap in {_listed(merged.overlaps)}; give each shard its own case files"
+        )
+    if merged.foreign:
+        raise MergeRefused(
+            f"shards hold {_listed(merged.foreign)} that the merge's pytest arguments do not "
+            "collect; merge with the shards' arguments after --, over the same case files"
         )
     return merged.aggregator
+
+
+def _listed(items: Sequence[str]) -> str:
+    shown = "; ".join(items[:SHOWN_OVERLAPS])
+    more = len(items) - SHOWN_OVERLAPS
+    return f"{plural(len(items), 'item')}: {shown}" + (f" and {more} more" if more > 0 else "")
 
 
 def _run_info(shards: Sequence[Shard]) -> dict[str, Any]:
@@ -176,13 +192,23 @@ def merge(
         check_threshold_names(state.settings.thresholds, list(state.registry.names), models)
     except ValueError as exc:
         raise MergeRefused(str(exc)) from None
-    aggregator = merge_documents(shards)
+    aggregator = merge_documents(shards, suite)
     for error in runs.errors.values():
         add_shared_error(aggregator, error)
     completeness = merge_completeness(shards, aggregator, suite)
     baseline = load_baseline(state.settings.baseline)
     return conclude(
         aggregator.by_benchmark(), completeness, state, baseline, _run_info(shards), runs=runs
+    )
+
+
+def failed_items(result: RunResult) -> int:
+    """The merged case items pytest would count as failed in one run (an expected
+    failure is not one)."""
+    return sum(
+        doc.outcome == FAILED and doc.pytest_outcome != XFAILED
+        for docs in result.documents.values()
+        for doc in docs
     )
 
 
@@ -236,4 +262,7 @@ class MergeCommand:
         ]
         if end.saved_baseline is not None:
             self.lines.append(f"bizbench: {end.saved_baseline[1]}")
-        return 0 if end.passed else 1
+        failed = failed_items(result)
+        if failed:  # one run over every shard would exit 1 for them, gate or not
+            self.lines.append(f"bizbench merge: {plural(failed, 'case item')} failed in the shards")
+        return 0 if end.passed and not failed else 1
