@@ -75,7 +75,11 @@ def test_no_common_case_is_not_compared(suite: Suite) -> None:
     assert c["verdict"] == "neutral"  # accuracy 0.75 -> 0 over other cases: no regression
     assert c["message"] == "not compared: no case of this run is in the baseline"
     assert c["paired"]["n"] == 0
+    # no delta at all: the headlines 0.75 and 0 score different cases
+    assert (c["delta"], c["paired"]["mean_delta"]) == (None, None)
     result.stdout.fnmatch_lines(
         ["direct (default): not compared: no case of this run is in the baseline"]
     )
     assert "over 0 cases" not in result.stdout.str()
+    assert "+0.0000" not in result.stdout.str()
+    assert "-0.7500" not in result.stdout.str()

@@ -324,6 +324,9 @@ def measure_sides(
     )
     if stale is not None:
         result["message"] = stale
+    elif not common:  # no delta at all, never one of +0.0000: the two headlines score
+        result["delta"] = None  # different cases, and no case moved
+        result["paired"]["mean_delta"] = None
     flipped = _flipped(pairs, measure)
     if flipped and result["verdict"] == REGRESSED:  # what a reader of a regression reads first
         result["flipped"] = flipped[: options.worst_cases]
