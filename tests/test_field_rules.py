@@ -248,6 +248,8 @@ def test_end_to_end_with_a_rules_file(suite: Suite, workers: str | None) -> None
         ("vendor: {compar: exact}\n", ["rules.yml", "'vendor'", "'compar'", "'compare'"]),
         ("vendor: {compare: levenstein}\n", ["rules.yml", "'levenstein'", "'levenshtein'"]),
         ("items[*].sku: {compare: id}\n", ["rules.yml", "'items[*].sku'", "'items[].sku'"]),
+        # a weight so large the weighted mean overflows
+        ("v: {weight: 1e308}\n", ["rules.yml", "'v'", "above 0 and at most 1e+06"]),
     ],
 )
 def test_a_bad_rules_file_is_a_usage_error(suite: Suite, rules: str, words: list[str]) -> None:

@@ -49,6 +49,9 @@ _PATH_RE = re.compile(rf"{_SEGMENT}(?:\.{_SEGMENT})*")
 Comparator = Callable[[Any, Any], float]
 """A user comparator: (expected, actual) to a similarity in 0..1."""
 
+# a weight is relative: past this, sums of weights lose the small ones (and overflow)
+MAX_WEIGHT = 1e6
+
 
 class RulesError(ValueError):
     """A rules file or `FIELD_RULES` that cannot be read: the message says where and why."""
@@ -223,10 +226,10 @@ def _value(key: str, value: Any, where: str) -> Any:
         return int(value)
     if key in ("threshold", "match_threshold") and not 0.0 <= value <= 1.0:
         raise RulesError(f"{where}: must be within 0..1, got {value!r}")
-    if value < 0 or (key == "weight" and value == 0):
-        raise RulesError(
-            f"{where}: must be {'above' if key == 'weight' else '>='} 0, got {value!r}"
-        )
+    if key == "weight" and not 0 < value <= MAX_WEIGHT:
+        raise RulesError(f"{where}: must be above 0 and at most {MAX_WEIGHT:g}, got {value!r}")
+    if value < 0:
+        raise RulesError(f"{where}: must be >= 0, got {value!r}")
     return float(value)
 
 
