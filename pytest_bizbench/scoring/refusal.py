@@ -197,7 +197,10 @@ _WORDED_FIGURE = re.compile(
 )
 _NUMBER = (
     r"(?:(?:about|around|roughly|approximately|some|just|nearly|only|the) |~\s?)?"
-    r"[$€£]?\s?\d[\d,]*(?:\.\d+)?\s?(?:%|percent|x|times|million|billion|thousand|m|bn|b|k)?"
+    # thousands groups bounded: "1,1,1,..." or a long run of groups would have each
+    # start scan the rest of the answer
+    r"[$€£]?\s?(?:\d{1,3}(?:,\d{3}){1,6}(?!\d)|\d+)(?:\.\d+)?"
+    r"\s?(?:%|percent|x|times|million|billion|thousand|m|bn|b|k)?"
 )
 _BOUND = re.compile(
     r"\b(?:more than|less than|over|under|above|below|at least|at most|upwards of|north of"
