@@ -83,3 +83,37 @@ def test_no_common_case_is_not_compared(suite: Suite) -> None:
     assert "over 0 cases" not in result.stdout.str()
     assert "+0.0000" not in result.stdout.str()
     assert "-0.7500" not in result.stdout.str()
+
+
+def test_a_pairing_with_a_model_the_baseline_lacks_is_a_usage_error(suite: Suite) -> None:
+    renamed(suite, FOUR, "v1")
+    assert suite.pytester.runpytest("--bizbench-save-baseline", "base.json").ret == 0
+    renamed(suite, FOUR, "v2")
+    result = suite.pytester.runpytest(
+        "--bizbench-baseline", "base.json", "--bizbench-baseline-model", "v2=vl"
+    )
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(
+        [
+            "*--bizbench-baseline-model v2=vl: the baseline has no model 'vl'; "
+            "did you mean 'v1'? (its models: v1)*"
+        ]
+    )
+
+
+def test_a_pairing_with_a_model_this_run_lacks_fails_the_gate(suite: Suite) -> None:
+    renamed(suite, FOUR, "v1")
+    assert suite.pytester.runpytest("--bizbench-save-baseline", "base.json").ret == 0
+    renamed(suite, FOUR, "v2")
+    result = suite.pytester.runpytest(
+        "--bizbench-baseline",
+        "base.json",
+        "--bizbench-baseline-model",
+        "v3=v1",
+        "--bizbench-allow-missing",
+    )
+    assert result.ret == 1
+    reasons = suite.report()["gate"]["reasons"]
+    assert (
+        "--bizbench-baseline-model v3=v1: this run has no model 'v3'; did you mean 'v2'?" in reasons
+    )

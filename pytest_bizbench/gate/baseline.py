@@ -7,6 +7,7 @@ the candidate from the run or from a second file), so a run with
 
 from __future__ import annotations
 
+import difflib
 import math
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -57,10 +58,26 @@ def load_baseline(options: BaselineOptions) -> dict[str, Any] | None:
     if path is None or (options.save_path is not None and not path.exists()):
         return None
     try:
-        return read_report(path)
+        report = read_report(path)
     except ReportError as exc:
         hint = "" if path.exists() else " (create it with --bizbench-save-baseline PATH)"
         raise pytest.UsageError(f"--bizbench-baseline: {exc}{hint}") from None
+    check_baseline_models(options, report)
+    return report
+
+
+def check_baseline_models(options: BaselineOptions, report: Mapping[str, Any]) -> None:
+    """A `NEW=OLD` pairing whose OLD the baseline does not hold compares nothing:
+    a usage error naming the baseline's models, before anything runs."""
+    known = sorted({m for entry in report["benchmarks"].values() for m in entry["models"]})
+    for new, old in options.models:
+        if old not in known:
+            close = difflib.get_close_matches(old, known, n=1, cutoff=0.5)
+            hint = f"; did you mean {close[0]!r}?" if close else ""
+            raise pytest.UsageError(
+                f"--bizbench-baseline-model {new}={old}: the baseline has no model {old!r}"
+                f"{hint} (its models: {', '.join(known) or 'none'})"
+            )
 
 
 @dataclass(frozen=True, slots=True)

@@ -7,6 +7,7 @@ are judged and written exactly like one run; it knows no pytest hooks.
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -94,6 +95,7 @@ def conclude(
         *pair_problems,
         *config_problems,
         *_cluster_problem(documents, settings.cluster_by),
+        *(_unpaired_models(documents, settings.baseline) if baseline is not None else ()),
         *verdicts,
         *coverage,
     ]
@@ -108,6 +110,23 @@ def conclude(
         paired=paired,
         runs={name: runs.summaries() for name in agent if runs.by_model},
     )
+
+
+def _unpaired_models(
+    documents: Mapping[tuple[str, str], list[ReportDocument]], options: BaselineOptions
+) -> list[str]:
+    """A `NEW=OLD` pairing whose NEW no document of this run has (a typo) compares
+    nothing: a gate reason, since a model named by its cases is known only now."""
+    models = sorted({model for _, model in documents})
+    reasons = []
+    for new, old in options.models:
+        if new not in models:
+            close = difflib.get_close_matches(new, models, n=1, cutoff=0.5)
+            hint = f"; did you mean {close[0]!r}?" if close else ""
+            reasons.append(
+                f"--bizbench-baseline-model {new}={old}: this run has no model {new!r}{hint}"
+            )
+    return reasons
 
 
 def _selected(

@@ -440,7 +440,8 @@ SETTINGS: tuple[Setting, ...] = (
     Setting(
         doc=(
             "compare this run's model NEW with the baseline's model OLD (a renamed model); "
-            "repeatable; a model mapped twice or a value without both names is a usage error"
+            "repeatable; a model mapped twice, a value without both names or an OLD the "
+            "baseline lacks is a usage error, a NEW this run lacks fails the gate"
         ),
         shown="none",
         flag=Flag(
