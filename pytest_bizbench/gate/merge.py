@@ -254,7 +254,7 @@ class MergeCommand:
             return 2
         end = finish(result, state.registry, state.settings.baseline, self.output)
         if end.report_error is None:
-            self.lines.append(f"merged {len(self.shards)} shards into {self.output}")
+            self.lines.append(f"merged {plural(len(self.shards), 'shard')} into {self.output}")
         self.lines += [
             *text_table(summary_table(end.report)),
             "bizbench gate: passed" if end.passed else "bizbench gate: FAILED",
