@@ -577,10 +577,18 @@ def test_score_document_hand_example() -> None:
         "paid",
         "extra_fields",
         "field_counts",
+        "field_total",
         "completeness",
         "correctness",
         "quality",
     }
+    # the summary first: a report's bound on details never cuts it
+    assert list(details)[:6] == [
+        "quality", "completeness", "correctness", "field_total", "extra_fields", "field_counts"
+    ]  # fmt: skip
+    # vendor and paid tp, total fd, issued fn, unexpected fa; po_number, null in the
+    # ground truth and absent, is neither scored nor counted
+    assert details["field_total"] == {"tp": 2, "fd": 1, "fn": 1, "fa": 1, "tn": 0}
     # not in the ground truth: listed, a false alarm, not scored
     assert details["extra_fields"] == ["unexpected"]
     assert score == 0.5  # (1 + 0 + 0 + 1) / 4
