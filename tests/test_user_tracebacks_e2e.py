@@ -56,7 +56,9 @@ def test_the_failure_shows_the_users_frames_not_the_plugins(crashy: Suite) -> No
     )
     # the short summary's line is ours (cut to the terminal's width)
     result.stdout.fnmatch_lines(["FAILED a.ground-truth.jsonl::a[[]crashy[]] - benchmark *"])
-    assert "pytest_bizbench" not in result.stdout.str()  # the plugin's frames are hidden
+    # the plugin's frames are hidden: no file of the package is named (a warning of
+    # pytest's may name the package itself)
+    assert "pytest_bizbench/" not in result.stdout.str()
     # the report is as it was: the document errs with the one-line message
     (document,) = crashy.report()["benchmarks"]["crashy"]["models"]["default"]["documents"]
     assert (document["outcome"], document["message"]) == ("error", MESSAGE)
@@ -79,7 +81,7 @@ def test_tb_styles_are_honoured(crashy: Suite, option: str, shown: list[str]) ->
     result = crashy.pytester.runpytest("-p", "no:cacheprovider", option)
     result.stdout.fnmatch_lines(shown)
     if option == "--tb=native":
-        assert "pytest_bizbench" not in result.stdout.str()
+        assert "pytest_bizbench/" not in result.stdout.str()
 
 
 def test_tb_no_shows_no_traceback(crashy: Suite) -> None:
