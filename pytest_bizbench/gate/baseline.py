@@ -7,7 +7,6 @@ the candidate from the run or from a second file), so a run with
 
 from __future__ import annotations
 
-import difflib
 import math
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -30,6 +29,7 @@ from pytest_bizbench.maths.stats import (
     paired_deltas,
 )
 from pytest_bizbench.options.settings import BaselineOptions
+from pytest_bizbench.options.thresholds import did_you_mean
 from pytest_bizbench.report.json_report import write_report
 from pytest_bizbench.report.reader import ReportError, read_report, recorded_benchmark
 from pytest_bizbench.report.records import PASSED, Completeness, ReportDocument
@@ -72,11 +72,9 @@ def check_baseline_models(options: BaselineOptions, report: Mapping[str, Any]) -
     known = sorted({m for entry in report["benchmarks"].values() for m in entry["models"]})
     for new, old in options.models:
         if old not in known:
-            close = difflib.get_close_matches(old, known, n=1, cutoff=0.5)
-            hint = f"; did you mean {close[0]!r}?" if close else ""
             raise pytest.UsageError(
                 f"--bizbench-baseline-model {new}={old}: the baseline has no model {old!r}"
-                f"{hint} (its models: {', '.join(known) or 'none'})"
+                f"{did_you_mean(old, known)} (its models: {', '.join(known) or 'none'})"
             )
 
 

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import difflib
 import operator
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from pytest_bizbench.maths.figures import is_number
-from pytest_bizbench.options.thresholds import Threshold
+from pytest_bizbench.options.thresholds import Threshold, did_you_mean
 from pytest_bizbench.report.records import Completeness, ThresholdResult
 
 _OPS: dict[str, Callable[[float, float], bool]] = {
@@ -57,8 +56,7 @@ def _unknown_metric(metrics: Mapping[str, Any], path: str) -> str:
         # a field that no document scored (every expected value null, every case an
         # error) has no entry: it is empty, not unknown
         return f'{path} has no value: no document scored "{path.removeprefix(PER_FIELD)}"'
-    close = difflib.get_close_matches(path, metric_paths(metrics), n=1, cutoff=0.5)
-    hint = f"; did you mean {close[0]!r}?" if close else ""
+    hint = did_you_mean(path, metric_paths(metrics))
     return f"no such metric{hint} (top-level metrics: {', '.join(sorted(metrics)) or 'none'})"
 
 

@@ -7,7 +7,6 @@ are judged and written exactly like one run; it knows no pytest hooks.
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -26,6 +25,7 @@ from pytest_bizbench.gate.coverage import coverage_reasons, missing_from_run
 from pytest_bizbench.gate.explain import explained
 from pytest_bizbench.gate.thresholds import Registered, evaluate_thresholds, gate_reasons
 from pytest_bizbench.options.settings import BaselineOptions
+from pytest_bizbench.options.thresholds import did_you_mean
 from pytest_bizbench.report import RunResult, build_report
 from pytest_bizbench.report.json_report import write_report_or_say
 from pytest_bizbench.report.markdown import append_step_summary
@@ -121,10 +121,9 @@ def _unpaired_models(
     reasons = []
     for new, old in options.models:
         if new not in models:
-            close = difflib.get_close_matches(new, models, n=1, cutoff=0.5)
-            hint = f"; did you mean {close[0]!r}?" if close else ""
             reasons.append(
-                f"--bizbench-baseline-model {new}={old}: this run has no model {new!r}{hint}"
+                f"--bizbench-baseline-model {new}={old}: this run has no model {new!r}"
+                + did_you_mean(new, models)
             )
     return reasons
 

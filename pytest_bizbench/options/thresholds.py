@@ -48,9 +48,14 @@ def parse_threshold(text: str) -> Threshold:
     )
 
 
+def did_you_mean(name: str, known: Iterable[str], cutoff: float = 0.5) -> str:
+    """`; did you mean 'x'?` for the known name closest to a mistyped one, or ''."""
+    close = difflib.get_close_matches(name, list(known), n=1, cutoff=cutoff)
+    return f"; did you mean {close[0]!r}?" if close else ""
+
+
 def _closest(name: str, known: Sequence[str]) -> str:
-    close = difflib.get_close_matches(name, known, n=1, cutoff=0.6)
-    return f"; did you mean {close[0]!r}?" if close else f" (known: {', '.join(known)})"
+    return did_you_mean(name, known, cutoff=0.6) or f" (known: {', '.join(known)})"
 
 
 def check_threshold_names(
