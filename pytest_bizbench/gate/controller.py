@@ -244,7 +244,7 @@ class Controller:
         from pytest_bizbench.gate.agent_runs import collect_agent_runs
 
         state = self.config.stash[RUN_STATE]
-        runs = collect_agent_runs(self.config, state)  # no items: read here (agent_runs.py)
+        runs = collect_agent_runs(self.config, state)  # no items: read here (gate/agent_runs.py)
         documents = self._aggregator is not None and self._aggregator.documents
         cases = [n for n in self.selected or () if self._is_case(n)]
         if not (cases or documents or runs.by_model):

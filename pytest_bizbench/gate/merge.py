@@ -1,6 +1,6 @@
 """`bizbench merge`: reports of CI shards -> the report one run of every shard gives.
 
-Saved documents go back through the aggregator and `judging.conclude`, the
+Saved documents go back through the aggregator and `gate.verdict.conclude`, the
 code a live run uses, with the benchmarks, thresholds and baseline of the
 pytest configuration in the current directory. Metrics are recomputed by each
 benchmark's own `compute()`, never averaged from the shards' metrics, so a
@@ -43,7 +43,8 @@ NO_SUITE = (
 
 
 class MergeRefused(Exception):
-    """Shards that cannot be one run: overlapping cases or different benchmarks."""
+    """Shards that cannot be one run: overlapping cases, cases the suite lacks, or
+    different benchmarks."""
 
 
 @dataclass(frozen=True, slots=True)

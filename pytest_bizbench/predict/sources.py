@@ -3,7 +3,7 @@
 Sources are opened lazily and cached per process, so each worker reads a
 prediction file at most once (a bad line costs that line, a bad file is one cached
 failure), and a directory source reads only the files of the cases that worker
-runs, each looked up by a name `safeio.child_name` made from the case id.
+runs, each looked up by a name `io.files.child_name` made from the case id.
 """
 
 from __future__ import annotations
@@ -133,7 +133,7 @@ class PredictionSource:
         return table.get(case_id)
 
     def _from_directory(self, case_id: str) -> tuple[bool, Any]:
-        """`<id>.json|.yml|.yaml` or `<id>/`, the name made by `safeio.child_name`
+        """`<id>.json|.yml|.yaml` or `<id>/`, the name made by `io.files.child_name`
         (nothing outside the directory); two of them for one id are an error."""
         from pytest_bizbench.cases.model import Workspace
         from pytest_bizbench.io.files import UnsafeInputError, child_name, shown

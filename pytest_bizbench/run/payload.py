@@ -160,7 +160,7 @@ def bounded_json(value: dict[str, Any]) -> str:
 
     Text, not data: it crosses from an xdist worker as one string and the controller
     keeps it as it came, a fraction of the memory of the parsed object (see
-    `aggregate.ReportDocument`). Small plain JSON is encoded once by the C encoder;
+    `report.records.ReportDocument`). Small plain JSON is encoded once by the C encoder;
     anything else is walked by `jsonable`, and values that had no JSON spelling are
     named in `details["json_note"]`.
     """
