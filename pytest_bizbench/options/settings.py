@@ -26,7 +26,7 @@ from pytest_bizbench.options.types import (
     TrajectoryConfig,
 )
 
-if TYPE_CHECKING:  # the gate's and the SDK's code load only when a run needs them
+if TYPE_CHECKING:  # read lazily: a threshold or rules file is parsed only when one is set
     from pytest_bizbench.options.field_rules import FieldRules
     from pytest_bizbench.options.thresholds import Threshold
 
