@@ -20,13 +20,8 @@ from pytest_bizbench.options.settings import BaselineOptions
 from pytest_bizbench.report.html import render_html
 from pytest_bizbench.report.json_report import write_text_atomic
 from pytest_bizbench.report.markdown import markdown_table, render_markdown
-from pytest_bizbench.report.reader import ReportError, read_report, recorded_registry
-from pytest_bizbench.report.tables import (
-    comparison_notes,
-    comparison_table,
-    headline_of,
-    worst_table,
-)
+from pytest_bizbench.report.reader import ReportError, read_report
+from pytest_bizbench.report.tables import comparison_notes, comparison_table, worst_table
 from pytest_bizbench.report.terminal import text_table
 from pytest_bizbench.scaffold import ScaffoldError, scaffold_benchmark
 
@@ -83,10 +78,10 @@ def _compare(args: argparse.Namespace) -> int:
     comparisons = compare_reports(baseline, candidate, options)
     if not comparisons.results and not comparisons.problems:
         return _fail("compare", "the reports share no benchmark and model to compare")
-    scored = {(name, model) for name, e in candidate["benchmarks"].items() for model in e["models"]}
+    scored = {(name, model) for name, model, _, _ in candidate.entries()}
     missing = missing_from_run(baseline, scored)
-    filtered = bool((candidate.get("completeness") or {}).get("filtered"))
-    headlines = {name: headline_of(entry) for name, entry in candidate["benchmarks"].items()}
+    filtered = candidate.completeness.filtered
+    headlines = {name: entry.headline for name, entry in candidate.benchmarks.items()}
     sections = [
         (
             "Compared with the baseline",
@@ -137,7 +132,7 @@ def _report(args: argparse.Namespace) -> int:
     except ReportError as exc:
         return _fail("report", exc)
     render = render_html if args.format == "html" else render_markdown
-    text = render(report, recorded_registry(report))
+    text = render(report)
     if args.output is None:
         sys.stdout.write(text)
         return 0

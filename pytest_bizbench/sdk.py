@@ -30,6 +30,15 @@ OPERATORS: tuple[str, ...] = (
     "regex",
 )
 DEFAULT_REGEX_TIMEOUT = 1.0
+# the summary of the scores every benchmark's default compute() reports
+SCORE_SUMMARY = (
+    "min_score",
+    "max_score",
+    "median_score",
+    "total_documents",
+    "perfect_scores",
+    "zero_scores",
+)
 _KEBAB = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 _SEMVER = re.compile(
     r"^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)"
@@ -383,14 +392,17 @@ class BenchmarkPlugin:
             groups.setdefault(s.group or "unknown", []).append(s.score)
             for rule_name in s.rules:
                 rules.setdefault(rule_name, []).append(s.score)
+        summary = (
+            min(scores),
+            max(scores),
+            statistics.median(scores),
+            len(scores),
+            sum(1 for v in scores if v >= 1.0),
+            sum(1 for v in scores if v <= 0.0),
+        )
         metrics: dict[str, Any] = {
             "accuracy": mean(scores),
-            "min_score": min(scores),
-            "max_score": max(scores),
-            "median_score": statistics.median(scores),
-            "total_documents": len(scores),
-            "perfect_scores": sum(1 for v in scores if v >= 1.0),
-            "zero_scores": sum(1 for v in scores if v <= 0.0),
+            **dict(zip(SCORE_SUMMARY, summary, strict=True)),
             "per_field_accuracy": {k: mean(v) for k, v in sorted(per_field.items())},
         }
         if self.group_by is not None:
@@ -409,35 +421,13 @@ class BenchmarkPlugin:
     def compare(
         self, baseline_metrics: Mapping[str, Any], candidate_metrics: Mapping[str, Any]
     ) -> dict[str, Any]:
-        key = self.headline_metric
-        base = float(baseline_metrics.get(key) or 0.0)
-        cand = float(candidate_metrics.get(key) or 0.0)
-        delta = cand - base
-        # Rounded to 12 decimals, a move of exactly a threshold counts at every suite
-        # size: 3/50 - 4/50 is -0.020000000000000004 and 1/50 - 2/50 is -0.02.
-        moved = round(delta, 12)
-        regression = moved < 0.0 and -moved >= round(self.REGRESSION_THRESHOLD, 12)
-        if moved > 0.0 and moved >= round(self.IMPROVEMENT_THRESHOLD, 12):
-            verdict = "improved"
-        elif regression:
-            verdict = "regressed"
-        else:
-            verdict = "neutral"
-        base_fields = baseline_metrics.get("per_field_accuracy") or {}
-        cand_fields = candidate_metrics.get("per_field_accuracy") or {}
-        per_field = {}
-        for name in sorted(set(base_fields) | set(cand_fields)):
-            b, c = float(base_fields.get(name, 0.0)), float(cand_fields.get(name, 0.0))
-            per_field[name] = {"baseline": b, "candidate": c, "delta": c - b, "improved": c > b}
-        return {
-            f"baseline_{key}": base,
-            f"candidate_{key}": cand,
-            "delta": delta,
-            "improved": delta > 0,
-            "regression": regression,
-            "per_field_deltas": per_field,
-            "verdict": verdict,
-        }
+        return compare_headlines(
+            self.headline_metric,
+            self.REGRESSION_THRESHOLD,
+            self.IMPROVEMENT_THRESHOLD,
+            baseline_metrics,
+            candidate_metrics,
+        )
 
     def compare_models(
         self,
@@ -475,12 +465,44 @@ class BenchmarkPlugin:
             },
         }
 
-    def paired_tables(
-        self, paired: Mapping[str, Any]
-    ) -> list[tuple[str, list[str], list[list[str]]]]:
-        """(title, header, rows) tables of one `compare_models()` result, shown in the
-        terminal summary and the step summary; none by default."""
-        return []
+
+def compare_headlines(
+    key: str,
+    regression_threshold: float,
+    improvement_threshold: float,
+    baseline_metrics: Mapping[str, Any],
+    candidate_metrics: Mapping[str, Any],
+) -> dict[str, Any]:
+    """The default `compare()`: the headline `key` and each field's accuracy, judged by
+    the two thresholds; also what `bizbench compare` judges two saved reports by."""
+    base = float(baseline_metrics.get(key) or 0.0)
+    cand = float(candidate_metrics.get(key) or 0.0)
+    delta = cand - base
+    # Rounded to 12 decimals, a move of exactly a threshold counts at every suite
+    # size: 3/50 - 4/50 is -0.020000000000000004 and 1/50 - 2/50 is -0.02.
+    moved = round(delta, 12)
+    regression = moved < 0.0 and -moved >= round(regression_threshold, 12)
+    if moved > 0.0 and moved >= round(improvement_threshold, 12):
+        verdict = "improved"
+    elif regression:
+        verdict = "regressed"
+    else:
+        verdict = "neutral"
+    base_fields = baseline_metrics.get("per_field_accuracy") or {}
+    cand_fields = candidate_metrics.get("per_field_accuracy") or {}
+    per_field = {}
+    for name in sorted(set(base_fields) | set(cand_fields)):
+        b, c = float(base_fields.get(name, 0.0)), float(cand_fields.get(name, 0.0))
+        per_field[name] = {"baseline": b, "candidate": c, "delta": c - b, "improved": c > b}
+    return {
+        f"baseline_{key}": base,
+        f"candidate_{key}": cand,
+        "delta": delta,
+        "improved": delta > 0,
+        "regression": regression,
+        "per_field_deltas": per_field,
+        "verdict": verdict,
+    }
 
 
 def check_scored(benchmark: BenchmarkPlugin, result: object) -> ScoredDocument:

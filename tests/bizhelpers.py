@@ -9,6 +9,9 @@ from typing import Any
 
 import pytest
 
+from pytest_bizbench.report.model import Report
+from pytest_bizbench.report.reader import read_report
+
 REPORT = "bizbench-report.json"
 
 
@@ -43,6 +46,10 @@ class Suite:
     def report(self, name: str = REPORT) -> dict[str, Any]:
         data: dict[str, Any] = json.loads((self.path / name).read_text(encoding="utf-8"))
         return data
+
+    def read(self, name: str = REPORT) -> Report:
+        """The report as the plugin reads a saved one."""
+        return read_report(self.path / name)
 
     def documents(
         self, benchmark: str = "field-accuracy", model: str = "default", name: str = REPORT

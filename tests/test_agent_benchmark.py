@@ -11,6 +11,8 @@ from pytest_bizbench.benchmarks.agent_fs import AgentFs
 from pytest_bizbench.cases.agent import RunRecord
 from pytest_bizbench.gate.agent_runs import AgentRuns, summarise
 from pytest_bizbench.options.types import AgentConfig
+from pytest_bizbench.report.model import BenchmarkEntry
+from pytest_bizbench.report.tables import pair_tables
 from pytest_bizbench.sdk import ExtendedDocument, ScoredDocument
 
 EXISTS_A = {"kind": "file_exists", "path": "a.txt"}
@@ -216,29 +218,40 @@ def test_matched_comparison_by_task_group_and_kind(
     assert paired["cases"]["n"] == 3
 
 
-def test_paired_tables(
+def test_model_pair_tables_are_read_from_the_report(
     two_models: tuple[AgentFs, list[ScoredDocument], list[ScoredDocument]],
 ) -> None:
+    """Each object of rows in the pair (groups, kinds, tasks, runs) is a table, its
+    columns by name, rows with a delta worst first."""
     bench, a, b = two_models
     paired = bench.compare_models(bench.compute(a), bench.compute(b), a, b)
     paired["runs"] = {"turns": {"n": 2, "a": 10.0, "b": 7.5, "delta": -2.5}}
-    tables = {title: (header, rows) for title, header, rows in bench.paired_tables(paired)}
-    assert list(tables) == [
-        "by group",
-        "by assertion kind",
-        "tasks that changed (3 of 3), worst first",
-        "agent runs (mean per matched task)",
+    entry = BenchmarkEntry("1", "", "", "accuracy", "fp", {}, {}, paired={"B-vs-A": paired})
+    tables = dict(pair_tables("agent-fs", entry, None))
+    title = "agent-fs B-vs-A: by {} (a = A, b = B)"
+    assert list(tables) == [title.format(key) for key in ("groups", "kinds", "runs", "tasks")]
+    header, rows = tables[title.format("groups")]
+    assert header == [
+        "groups",
+        "a",
+        "b",
+        "delta_pp",
+        "n",
+        "pass_rate_a",
+        "pass_rate_b",
+        "pass_rate_delta_pp",
     ]
-    header, rows = tables["by group"]
-    assert header == ["group", "n", "A", "B", "Δ pp", "pass A", "pass B", "Δ pass pp"]
+    # docs: 2 of 3 assertions held under A, none under B, neither task passed
     assert rows == [
-        ["docs", "1", "66.7%", "0.0%", "-66.7", "0.0%", "0.0%", "+0.0"],
-        ["fix", "2", "83.3%", "83.3%", "+0.0", "50.0%", "50.0%", "+0.0"],
+        ["docs", "0.6667", "0.0000", "-66.6667", "1", "0.0000", "0.0000", "0.0000"],
+        ["fix", "0.8333", "0.8333", "0.0000", "2", "0.5000", "0.5000", "0.0000"],
     ]
-    _, rows = tables["tasks that changed (3 of 3), worst first"]
+    _, rows = tables[title.format("tasks")]
     assert [row[0] for row in rows] == ["docs-1", "fix-1", "fix-2"]  # -66.7, -33.3, +33.3
-    _, rows = tables["agent runs (mean per matched task)"]
-    assert rows == [["turns", "2", "10.0", "7.5", "-2.5"]]
+    _, rows = tables[title.format("runs")]
+    assert rows == [["turns", "10.0000", "7.5000", "-2.5000", "2"]]
+    kept = dict(pair_tables("agent-fs", entry, 2))[title.format("tasks")][1]
+    assert kept[-1] == ["… 1 more", "", "", "", "", "", "", ""]
 
 
 @pytest.mark.parametrize(

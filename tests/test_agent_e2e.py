@@ -338,12 +338,13 @@ def test_two_models_compared_task_by_task_identically_under_xdist(
     assert runs["v1"]["tokens"] == {"n": 1, "mean": 60.0, "p50": 60.0, "p95": 60.0}
     assert runs["v2"]["turns"]["mean"] == pytest.approx(7 / 3)  # 4, 2, 1
     assert runs["v2"]["tool_calls"] == {"n": 2, "mean": 2.0, "p50": 2.0, "p95": pytest.approx(3.8)}
+    # each object of rows in the pair is a table, rows worst first by their delta
     table = [
-        "| group | n | v1 | v2 | Δ pp | pass v1 | pass v2 | Δ pass pp |",
+        "| groups | a | b | delta_pp | n | pass_rate_a | pass_rate_b | pass_rate_delta_pp |",
         "|---|---|---|---|---|---|---|---|",
-        "| build | 2 | 75.0% | 75.0% | +0.0 | 50.0% | 50.0% | +0.0 |",
-        "| docs | 1 | 100.0% | 0.0% | -100.0 | 100.0% | 0.0% | -100.0 |",
-        "| test | 2 | 25.0% | 91.7% | +66.7 | 0.0% | 83.3% | +83.3 |",
+        "| docs | 1.0000 | 0.0000 | -100.0000 | 1 | 1.0000 | 0.0000 | -100.0000 |",
+        "| build | 0.7500 | 0.7500 | 0.0000 | 2 | 0.5000 | 0.5000 | 0.0000 |",
+        "| test | 0.2500 | 0.9167 | 66.6667 | 2 | 0.0000 | 0.8333 | 83.3333 |",
     ]
     serial.stdout.fnmatch_lines(
         [
@@ -352,18 +353,18 @@ def test_two_models_compared_task_by_task_identically_under_xdist(
             # scores 1, 1/2, 1: the median run is run-1, which passed
             "  2 of 3 runs passed every assertion; shown: run-1",
             # with -v, in the terminal's one table style: aligned columns, no pipes
-            "agent-fs v2-vs-v1: by group:",
-            "group  n  v1      v2     Δ pp    pass v1  pass v2  Δ pass pp",
-            "-----  -  ------  -----  ------  -------  -------  ---------",
-            "build  2  75.0%   75.0%  +0.0    50.0%    50.0%    +0.0",
-            "docs   1  100.0%  0.0%   -100.0  100.0%   0.0%     -100.0",
-            "test   2  25.0%   91.7%  +66.7   0.0%     83.3%    +83.3",
+            "agent-fs v2-vs-v1: by groups (a = v1, b = v2):",
+            "groups  a       b       delta_pp   n  pass_rate_a  pass_rate_b  pass_rate_delta_pp",
+            "------  ------  ------  ---------  -  -----------  -----------  ------------------",
+            "docs    1.0000  0.0000  -100.0000  1  1.0000       0.0000       -100.0000",
+            "build   0.7500  0.7500  0.0000     2  0.5000       0.5000       0.0000",
+            "test    0.2500  0.9167  66.6667    2  0.0000       0.8333       83.3333",
         ]
     )
     markdown = summary.read_text(encoding="utf-8")
-    assert "### agent-fs v2-vs-v1: by group" in markdown
+    assert "### agent-fs v2-vs-v1: by groups (a = v1, b = v2)" in markdown
     assert "\n".join(table) in markdown
-    assert "| wall_seconds | 2 | 40.0 | 15.0 | -25.0 |" in markdown
+    assert "| wall_seconds | 40.0000 | 15.0000 | -25.0000 | 2 |" in markdown
 
 
 def test_a_bad_run_record_makes_the_run_incomplete_and_the_rest_counts(suite: Suite) -> None:

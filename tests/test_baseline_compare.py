@@ -7,7 +7,7 @@ from typing import Any, ClassVar
 import pytest
 
 from pytest_bizbench import BenchmarkPlugin, ScoredDocument
-from pytest_bizbench.gate.baseline import Comparisons, Side, compare_sides, save_refusal
+from pytest_bizbench.gate.baseline import Comparisons, Judge, Side, compare_sides, save_refusal
 from pytest_bizbench.options.settings import BaselineOptions
 from pytest_bizbench.report.records import Completeness
 
@@ -69,7 +69,9 @@ OPTIONS = BaselineOptions()
     ],
 )
 def test_verdict_from_the_benchmark_thresholds(candidate: list[float], verdict: str) -> None:
-    result = compare_sides(Direct(), scores_side([0.5] * 4), scores_side(candidate), OPTIONS)
+    result = compare_sides(
+        Judge.of(Direct()), scores_side([0.5] * 4), scores_side(candidate), OPTIONS
+    )
     assert result["verdict"] == verdict
     assert result["baseline_accuracy"] == 0.5
     assert result["paired"]["n"] == 4
@@ -91,7 +93,7 @@ def test_changed_benchmark_is_stale_with_a_rebaseline_message(
 ) -> None:
     base = scores_side([0.5, 0.5])
     cand = scores_side([0.1, 0.1], version=version, fp=fp)
-    result = compare_sides(Direct(), base, cand, OPTIONS)
+    result = compare_sides(Judge.of(Direct()), base, cand, OPTIONS)
     assert result["verdict"] == "stale"
     assert what in result["message"]
     assert "--bizbench-save-baseline" in result["message"]
@@ -116,7 +118,7 @@ def test_new_removed_and_changed_cases() -> None:
             doc("same-id", 0.5, case="c.ground-truth.jsonl"),
         ]
     )
-    result = compare_sides(Direct(), base, cand, OPTIONS)
+    result = compare_sides(Judge.of(Direct()), base, cand, OPTIONS)
     # "kept" pairs, and "same-id", by its id though its file moved; "edited" changed content
     assert result["paired"]["n"] == 2
     assert result["paired"]["mean_delta"] == -0.25
@@ -128,7 +130,7 @@ def test_new_removed_and_changed_cases() -> None:
 def test_an_id_given_by_two_files_pairs_by_its_file() -> None:
     base = side([doc("twin", 1.0, case="b.ground-truth.jsonl"), doc("twin", 0.5)])
     cand = side([doc("twin", 0.0, case="c.ground-truth.jsonl"), doc("twin", 0.5)])
-    result = compare_sides(Direct(), base, cand, OPTIONS)
+    result = compare_sides(Judge.of(Direct()), base, cand, OPTIONS)
     assert result["paired"]["n"] == 1  # a.…'s twin; the other moved, and is ambiguous
     assert result["new_cases"] == [{"case": "c.ground-truth.jsonl", "id": "twin"}]
     assert result["removed_cases"] == [{"case": "b.ground-truth.jsonl", "id": "twin"}]
@@ -137,7 +139,7 @@ def test_an_id_given_by_two_files_pairs_by_its_file() -> None:
 def test_error_documents_are_not_paired() -> None:
     base = side([doc("x", 1.0), doc("y", 1.0)])
     cand = side([doc("x", None), doc("y", 0.5)])
-    assert compare_sides(Direct(), base, cand, OPTIONS)["paired"]["n"] == 1
+    assert compare_sides(Judge.of(Direct()), base, cand, OPTIONS)["paired"]["n"] == 1
 
 
 def test_worst_cases_with_per_field_changes() -> None:
@@ -164,7 +166,7 @@ def test_worst_cases_with_per_field_changes() -> None:
             doc("d", 0.25),
         ]
     )
-    result = compare_sides(Direct(), base, cand, BaselineOptions(worst_cases=2))
+    result = compare_sides(Judge.of(Direct()), base, cand, BaselineOptions(worst_cases=2))
     # deltas: a -0.5, b -1.0, c +0.5, d -0.25; the two worst are b then a
     assert [(w["id"], w["delta"]) for w in result["worst"]] == [("b", -1.0), ("a", -0.5)]
     assert result["worst"][0]["fields"] == {
@@ -201,7 +203,7 @@ def test_group_and_label_deltas_over_paired_cases() -> None:
             doc("c", 0.75, group="US", labels=("invoice",)),
         ]
     )
-    groups = compare_sides(Direct(), base, cand, OPTIONS)["groups"]
+    groups = compare_sides(Judge.of(Direct()), base, cand, OPTIONS)["groups"]
     # DE: baseline (1 + 0.5)/2 = 0.75, candidate (0 + 1)/2 = 0.5
     assert groups["group"]["DE"] == {
         "n": 2,
@@ -228,7 +230,7 @@ NOISY_CAND = [1.0] * 94 + [0.0] * 106
 
 def test_noisy_regression_is_regressed_without_significance() -> None:
     result = compare_sides(
-        Direct(), scores_side(NOISY_BASE), scores_side(NOISY_CAND), BaselineOptions()
+        Judge.of(Direct()), scores_side(NOISY_BASE), scores_side(NOISY_CAND), BaselineOptions()
     )
     assert result["delta"] == pytest.approx(-0.03)
     assert result["verdict"] == "regressed"
@@ -238,7 +240,9 @@ def test_noisy_regression_is_regressed_without_significance() -> None:
 
 def test_noisy_regression_is_inconclusive_when_significance_is_required() -> None:
     options = BaselineOptions(require_significance=True)
-    result = compare_sides(Direct(), scores_side(NOISY_BASE), scores_side(NOISY_CAND), options)
+    result = compare_sides(
+        Judge.of(Direct()), scores_side(NOISY_BASE), scores_side(NOISY_CAND), options
+    )
     assert result["verdict"] == "inconclusive"
     low, high = result["paired"]["ci95"]
     assert low < 0 < high
@@ -251,7 +255,9 @@ def test_consistent_regression_stays_regressed_when_significance_is_required() -
     # every case loses 0.03: of 20,000 random sign patterns none is as extreme as all
     # 50 down (chance 2 / 2^50), so p = 1 / 20,001
     options = BaselineOptions(require_significance=True)
-    result = compare_sides(Direct(), scores_side([0.5] * 50), scores_side([0.47] * 50), options)
+    result = compare_sides(
+        Judge.of(Direct()), scores_side([0.5] * 50), scores_side([0.47] * 50), options
+    )
     assert result["verdict"] == "regressed"
     assert result["paired"]["p_value"] == result["p_holm"] == 1 / 20_001
     assert result["significant"] is True
@@ -261,7 +267,9 @@ def test_consistent_regression_stays_regressed_when_significance_is_required() -
 def test_an_improvement_also_needs_significance() -> None:
     options = BaselineOptions(require_significance=True)
     noisy_up = [1.0] * 106 + [0.0] * 94  # +0.03 on average, same noise as above
-    result = compare_sides(Direct(), scores_side(NOISY_BASE), scores_side(noisy_up), options)
+    result = compare_sides(
+        Judge.of(Direct()), scores_side(NOISY_BASE), scores_side(noisy_up), options
+    )
     assert result["verdict"] == "neutral"
 
 
@@ -303,7 +311,7 @@ def test_a_compare_that_returns_no_verdict_is_rejected() -> None:
             return {"delta": 0.0}
 
     with pytest.raises(ValueError, match="verdict None"):
-        compare_sides(NoVerdict(), scores_side([1.0]), scores_side([1.0]), OPTIONS)
+        compare_sides(Judge.of(NoVerdict()), scores_side([1.0]), scores_side([1.0]), OPTIONS)
 
 
 def completeness(**changes: Any) -> Completeness:

@@ -17,7 +17,7 @@ from bizhelpers import Suite, doc
 from pytest_bizbench import __version__
 from pytest_bizbench.cli import main
 from pytest_bizbench.report.html import render_html
-from pytest_bizbench.report.reader import recorded_registry
+from pytest_bizbench.report.model import Report
 
 # Four documents with two fields each, so a document scores 1, 0.5 or 0.
 CASES = [doc(f"d{i}", {"a": "alpha", "b": "beta"}) for i in range(4)]
@@ -207,7 +207,7 @@ def test_report_html_stays_small_for_a_thousand_documents_and_two_models(
         model: {"metrics": entry["models"]["default"]["metrics"], "documents": documents}
         for model in ("model-a", "model-b")
     }
-    page = render_html(report, recorded_registry(report))
+    page = render_html(Report.from_json(report))
     assert len(page.encode("utf-8")) < 5_000_000
     assert page.count("invoice-00999") == 2
 

@@ -16,6 +16,7 @@ from test_baseline_e2e import build, comparison
 from pytest_bizbench.cli import main
 from pytest_bizbench.gate.baseline import compare_reports
 from pytest_bizbench.options.settings import BaselineOptions
+from pytest_bizbench.report.reader import read_report
 
 ALL_PASS = {"c1": 1.0, "c2": 1.0, "c3": 1.0, "c4": 1.0}
 ONE_DROP = {"c1": 0.0, "c2": 1.0, "c3": 1.0, "c4": 1.0}  # c1 passed -> failed
@@ -121,7 +122,7 @@ def test_compare_cli_computes_the_same_from_two_saved_reports(
     assert re.search(rf"direct\s+default\s+inconclusive {re.escape(NOT_SIGNIFICANT)}", out)
     # the documents carry outcome and group, so the statistics are the run's own
     saved = compare_reports(
-        json.loads(Path(base).read_text()), json.loads(Path(cand).read_text()), BaselineOptions()
+        read_report(Path(base)), read_report(Path(cand)), BaselineOptions()
     ).results["direct", "default"]
     for key in ("mcnemar", "clustered", "mde", "p_holm"):
         assert saved[key] == in_run[key]

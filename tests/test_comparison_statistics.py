@@ -10,9 +10,10 @@ from typing import Any
 import pytest
 from test_baseline_compare import Direct, doc, side
 
-from pytest_bizbench.gate.baseline import Comparisons, compare_reports, compare_sides
+from pytest_bizbench.gate.baseline import Comparisons, Judge, compare_reports, compare_sides
 from pytest_bizbench.maths.stats import mcnemar_p
 from pytest_bizbench.options.settings import BaselineOptions
+from pytest_bizbench.report.model import Report
 from pytest_bizbench.report.tables import comparison_notes, comparison_table, detectability
 
 
@@ -28,7 +29,7 @@ def test_mcnemar_mde_and_threshold_of_a_comparison() -> None:
     after = [0.0, 0.0, 0.0, 0.0, 1.0, 1.0, 1.0, 0.0]
     base = side([outcome_doc(f"c{i}", s) for i, s in enumerate(before)])
     cand = side([outcome_doc(f"c{i}", s) for i, s in enumerate(after)])
-    result = compare_sides(Direct(), base, cand, BaselineOptions())
+    result = compare_sides(Judge.of(Direct()), base, cand, BaselineOptions())
     # p = 2 * (C(5,0) + C(5,1)) / 2^5 = 12/32
     assert result["mcnemar"] == {"b": 4, "c": 1, "p_value": 0.375}
     # the sign-flip test of the deltas says the same: 5 moved by 1, |sum| 3, and
@@ -49,7 +50,7 @@ def test_xfailed_counts_as_failed_and_errors_are_not_paired() -> None:
     base = side([outcome_doc("a", 1.0), outcome_doc("b", 1.0), doc("c", None)])
     after = [outcome_doc("a", 0.0), outcome_doc("b", 1.0), outcome_doc("c", 1.0)]
     after[0]["outcome"] = "xfailed"
-    result = compare_sides(Direct(), base, side(after), BaselineOptions())
+    result = compare_sides(Judge.of(Direct()), base, side(after), BaselineOptions())
     assert result["mcnemar"] == {"b": 1, "c": 0, "p_value": 1.0}  # 2 * 1/2
 
 
@@ -63,7 +64,7 @@ def test_clustered_error_from_the_group_key() -> None:
             for i, (s, g) in enumerate(zip(after, "DDUU", strict=True))
         ]
     )
-    result = compare_sides(Direct(), base, cand, BaselineOptions())
+    result = compare_sides(Judge.of(Direct()), base, cand, BaselineOptions())
     # CR1 with G = 2: se^2 = 2/1 * (1 + 1) / 4^2, se = 0.5; t with one df is
     # tan(pi (p - 1/2)): t_0.975 = 12.706, t_0.80 = 1.376
     half = math.tan(math.pi * 0.475) * 0.5
@@ -83,7 +84,7 @@ def test_cluster_key_wins_over_the_group() -> None:
     cand_docs = [outcome_doc(f"c{i}", float(i % 2), group="g") for i in range(4)]
     for i, d in enumerate(cand_docs):
         d["cluster"] = f"company-{i // 2}"
-    result = compare_sides(Direct(), side(docs), side(cand_docs), BaselineOptions())
+    result = compare_sides(Judge.of(Direct()), side(docs), side(cand_docs), BaselineOptions())
     assert result["clustered"]["n_clusters"] == 2
 
 
@@ -101,12 +102,12 @@ def test_regression_significant_naively_but_not_clustered_is_inconclusive() -> N
             for i, (s, g) in enumerate(zip(after, groups, strict=True))
         ]
     )
-    plain = compare_sides(Direct(), base, cand, BaselineOptions())
+    plain = compare_sides(Judge.of(Direct()), base, cand, BaselineOptions())
     assert plain["verdict"] == "regressed"
     low, high = plain["clustered"]["ci95"]
     assert low < 0 < high
     strict = BaselineOptions(require_significance=True)
-    result = compare_sides(Direct(), base, cand, strict)
+    result = compare_sides(Judge.of(Direct()), base, cand, strict)
     assert result["verdict"] == "inconclusive"
     assert result["paired"]["p_value"] == 2 / 1024
     assert result["significant"] is False
@@ -115,7 +116,7 @@ def test_regression_significant_naively_but_not_clustered_is_inconclusive() -> N
 
 
 def test_holm_runs_over_every_comparison_of_the_run() -> None:
-    def report(scores: dict[str, list[float]]) -> dict[str, Any]:
+    def report(scores: dict[str, list[float]]) -> Report:
         benchmarks = {}
         for name, values in scores.items():
             docs = [outcome_doc(f"c{i}", s) for i, s in enumerate(values)]
@@ -125,7 +126,7 @@ def test_holm_runs_over_every_comparison_of_the_run() -> None:
                 "headline_metric": "accuracy",
                 "models": {"m": {"metrics": {"accuracy": sum(values) / 6}, "documents": docs}},
             }
-        return {"schema_version": 1, "benchmarks": benchmarks}
+        return Report.from_json({"schema_version": 1, "benchmarks": benchmarks})
 
     base = report({"one": [1.0] * 6, "two": [1.0] * 6})
     # one: 6 passed -> failed, p = 2/64; two: 1 passed -> failed, p = 1

@@ -110,7 +110,7 @@ def test_rules_and_groups_show_beside_the_metrics(suite: Suite, tmp_path: Path) 
     )
     result = suite.pytester.runpytest("-v", "-p", "no:cacheprovider")
     result.stdout.fnmatch_lines(
-        ["rule_big * 1.0000 (n 1)", "groups.DE * 1.0000 (n 1)", "groups.US * 0.0000 (n 1)"]
+        ["groups.DE * 1.0000 (n 1)", "groups.US * 0.0000 (n 1)", "rule_big * 1.0000 (n 1)"]
     )
     report = str(suite.path / "bizbench-report.json")
     html = tmp_path / "r.html"

@@ -30,7 +30,7 @@ from pytest_bizbench.cli import main
 from pytest_bizbench.options.settings import PredictionSpec
 from pytest_bizbench.predict.cache import CachedPrediction, PredictionCache
 from pytest_bizbench.predict.sources import PredictionSource
-from pytest_bizbench.report.json_report import write_report
+from pytest_bizbench.report.json_report import write_json
 
 CANARY = "CANARY-13-never-shown"
 TIMEOUT = 60  # seconds; a blocking read would exceed it and fail the test
@@ -469,6 +469,17 @@ def test_markdown_and_terminal_output_escape_ids_and_model_names(suite: Suite) -
 DELETE = object()  # a `minimal_report` change that removes the key
 
 
+THRESHOLD = {
+    "benchmark": "x",
+    "model": "m",
+    "metric": "accuracy",
+    "op": ">=",
+    "value": 0.9,
+    "actual": 1.0,
+    "passed": True,
+}
+
+
 def minimal_report(**changes: Any) -> dict[str, Any]:
     report: dict[str, Any] = {
         "schema_version": 1,
@@ -526,7 +537,7 @@ def test_html_and_markdown_from_a_crafted_report_escape_every_value(tmp_path: Pa
     entry["version"] = hostile[5]
     model = entry["models"].pop("m")
     model["metrics"]["per_field_accuracy"] = {hostile[6]: 1.0}
-    model["documents"][0].update(id=hostile[7], message=hostile[8])
+    model["documents"][0].update(id=hostile[7], message=hostile[8], outcome="failed")
     entry["models"][hostile[9]] = model
     report["benchmarks"]["<img src=x onerror=alert(10)>"] = entry
     (tmp_path / "r.json").write_text(json.dumps(report), encoding="utf-8")
@@ -557,7 +568,15 @@ def test_html_and_markdown_from_a_crafted_report_escape_every_value(tmp_path: Pa
             "benchmarks.x.models.m.metrics.per_field_accuracy must be an object",
         ),
         ({"thresholds": {}}, "thresholds must be a list"),
-        ({"thresholds": [{"value": "0.9"}]}, "thresholds[0].value must be a number"),
+        ({"thresholds": [{"value": "0.9"}]}, "thresholds[0].benchmark is missing"),
+        (
+            {"thresholds": [{**THRESHOLD, "value": "0.9"}]},
+            "thresholds[0].value must be a number",
+        ),
+        (
+            {"benchmarks__x__models__m__documents__0__score": 1.5},
+            "benchmarks.x.models.m.documents[0].score must be from 0 to 1",
+        ),
         ({"gate__reasons": 5}, "gate.reasons must be a list"),
         ({"completeness__collected": "<script>"}, "completeness.collected must be an integer"),
         ({"completeness__errors": [1]}, "completeness.errors[0] must be an object"),
@@ -578,7 +597,7 @@ def test_html_and_markdown_from_a_crafted_report_escape_every_value(tmp_path: Pa
         ),
         (
             {"benchmarks__x__paired": {"p": {"cases": {"ci95": "[0, 1]"}}}},
-            "benchmarks.x.paired.p.cases.ci95 must be a list",
+            "benchmarks.x.paired.p.cases.ci95 must be a list or null",
         ),
     ],
 )
@@ -605,30 +624,38 @@ def test_a_report_of_the_wrong_shape_is_one_line_and_exit_2(
 
 
 @pytest.mark.parametrize(
-    ("name", "pair"),
+    ("name", "pair", "shown"),
     [
-        ("agent-fs", {"tasks": {"t1": {"n": 1}}}),  # a task's deltas missing
-        ("agent-fs", {"runs": {"turns": {"n": "1", "a": "x"}}}),  # not numbers
-        ("review-assessment", {"requirements": {"r1": "yes"}}),  # a row not an object
+        ("agent-fs", {"tasks": {"t1": {"n": 1}}}, "| t1 | 1 |"),  # a task's deltas missing
+        ("agent-fs", {"runs": {"turns": {"n": "1", "a": "x"}}}, "| turns | x | 1 |"),
+        ("review-assessment", {"requirements": {"r1": "yes"}}, None),  # a row not an object
+        ("mine", {"groups": "oops", "kinds": {"k": {"delta": "<b>"}}}, "| k | &lt;b"),
     ],
 )
-def test_a_model_pair_its_own_benchmark_cannot_read_is_one_line_and_exit_2(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], name: str, pair: dict[str, Any]
+def test_a_model_pair_of_any_shape_renders_its_rows_of_objects(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    name: str,
+    pair: dict[str, Any],
+    shown: str | None,
 ) -> None:
-    """A built-in's pair tables read keys the report's shape leaves to the benchmark."""
+    """A pair's tables are read from the report alone: each key holding objects of
+    rows is a table, whatever wrote it; anything else is left out, never an error."""
     report = minimal_report()
     report["benchmarks"][name] = report["benchmarks"].pop("x") | {"paired": {"a-vs-b": pair}}
-    bad = tmp_path / "bad.json"
-    bad.write_text(json.dumps(report), encoding="utf-8")
-    for argv in (["report", str(bad)], ["report", str(bad), "--format", "html"]):
-        capsys.readouterr()
-        assert main(argv) == 2
-        out, err = capsys.readouterr()
-        assert out == ""
-        assert err.startswith(
-            f"bizbench report: {bad}: not a bizbench report: "
-            f"benchmarks.{name}.paired.a-vs-b is not what the benchmark writes ("
-        )
+    path = tmp_path / "r.json"
+    path.write_text(json.dumps(report), encoding="utf-8")
+    assert main(["report", str(path), "--format", "html"]) == 0
+    assert "<b>" not in capsys.readouterr().out
+    assert main(["report", str(path)]) == 0
+    markdown = capsys.readouterr().out
+    titles = [line for line in markdown.splitlines() if "a-vs-b: by" in line]
+    if shown is None:
+        assert titles == []
+    else:
+        assert len(titles) == 1
+        assert shown in markdown
+        assert "<b>" not in markdown
 
 
 @pytest.mark.parametrize("name", ["bad\x00name", "x\ud800", "x\x1b[31m"])
@@ -639,7 +666,7 @@ def test_benchmark_names_a_python_name_cannot_hold_are_shown_escaped(
     report = minimal_report()
     report["benchmarks"][name] = report["benchmarks"].pop("x")
     path = tmp_path / "r.json"
-    write_report(report, path)
+    write_json(report, path)
     shown = name.encode("unicode_escape").decode("ascii").replace("\\u", "\\u")
     for form in ("markdown", "html"):
         capsys.readouterr()
@@ -801,7 +828,7 @@ def test_the_report_writer_takes_strings_utf8_cannot_hold(tmp_path: Path) -> Non
     """A lone surrogate is written as its JSON escape and a pair as its character,
     what reading the text back gives; the file is UTF-8 throughout."""
     path = tmp_path / "r.json"
-    write_report({"a": "pair \ud83d\ude00", "b": ["lone \udfff"]}, path)
+    write_json({"a": "pair \ud83d\ude00", "b": ["lone \udfff"]}, path)
     text = path.read_bytes().decode("utf-8")
     assert text == '{"a":"pair \U0001f600","b":["lone \\udfff"]}\n'
     assert json.loads(text) == {"a": "pair \U0001f600", "b": ["lone \udfff"]}
@@ -814,7 +841,7 @@ def test_a_report_with_surrogates_renders_as_html_and_markdown_to_stdout(
     as `\\udfff` text, which any output stream can carry."""
     report = minimal_report()
     report["benchmarks"]["x"]["models"]["m"]["metrics"]["per_field_accuracy"] = {"odd\udfff<": 1}
-    write_report(report, tmp_path / "r.json")
+    write_json(report, tmp_path / "r.json")
     for form in ("html", "markdown"):
         assert main(["report", str(tmp_path / "r.json"), "--format", form]) == 0
         page = capsys.readouterr().out

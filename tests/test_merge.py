@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from bizhelpers import TOTALS_CONFTEST, Suite, doc, jsonl
 
-from pytest_bizbench.report.json_report import dumps
+from pytest_bizbench.report.json_report import canonical as canonical_text
 
 INI = """[pytest]
 bizbench_predictions =
@@ -52,7 +52,7 @@ def build(suite: Suite, n: int = 12) -> None:
 def canonical(suite: Suite, name: str) -> str:
     report = suite.report(name)
     report.pop("run")
-    return dumps(report)
+    return "".join(canonical_text(report))
 
 
 def merge(suite: Suite, *argv: str) -> pytest.RunResult:

@@ -16,7 +16,9 @@ from hypothesis import strategies as st
 
 from pytest_bizbench.benchmarks.field_accuracy import FieldAccuracy
 from pytest_bizbench.gate.aggregate import Aggregator, metrics_by_benchmark
-from pytest_bizbench.report.json_report import RunResult, build_report, dumps
+from pytest_bizbench.report.contract import problem
+from pytest_bizbench.report.json_report import RunResult, build_report, canonical, dumps
+from pytest_bizbench.report.model import Report
 from pytest_bizbench.report.records import Completeness
 from pytest_bizbench.run.payload import SCORED, DocumentPayload, jsonable
 from pytest_bizbench.run.registry import Registry
@@ -109,7 +111,7 @@ def aggregate(schedule: list[DocumentPayload]) -> tuple[Aggregator, dict[tuple[s
 
 
 def as_json(aggregator: Aggregator) -> dict[tuple[str, str], list[dict[str, Any]]]:
-    return {k: [d.as_json() for d in v] for k, v in aggregator.by_benchmark().items()}
+    return {k: [d.to_json() for d in v] for k, v in aggregator.by_benchmark().items()}
 
 
 def interleave(chunks: list[list[DocumentPayload]], picks: list[int]) -> list[DocumentPayload]:
@@ -153,9 +155,12 @@ def test_report_json_is_valid_and_round_trips(docs: list[DocumentPayload]) -> No
     text = dumps(report)
     loaded = json.loads(text)
     # the documents are a lazy sequence of mappings: plain lists and dicts to json
-    plain = json.dumps(report, default=lambda o: dict(o) if isinstance(o, Mapping) else list(o))
+    plain = json.dumps(
+        report.to_json(), default=lambda o: dict(o) if isinstance(o, Mapping) else list(o)
+    )
     assert loaded == json.loads(plain)
-    assert dumps(loaded) == text  # canonical: the same text again
+    assert problem(loaded) is None
+    assert dumps(Report.from_json(loaded)) == text  # read back: the same text again
     documents_out = loaded["benchmarks"][BENCH.name]["models"]["default"]["documents"]
     assert [d["id"] for d in documents_out] == sorted(p.id or "" for p in docs)
 
@@ -183,5 +188,5 @@ odd_values = st.recursive(
 @given(odd_values)
 def test_any_details_become_json_that_round_trips(value: Any) -> None:
     plain = jsonable({"x": value})
-    text = dumps(plain)  # allow_nan=False: raises on anything JSON cannot spell
+    text = "".join(canonical(plain))  # allow_nan=False: raises on anything JSON cannot spell
     assert json.loads(text) == plain

@@ -46,8 +46,12 @@ def test_the_schema_rejects_a_report_missing_a_contract_key() -> None:
         "filtered": False,
         "collected": 0,
         "scored": 0,
+        "not_run": 0,
+        "interrupted": False,
         "errors": [],
         "missing": [],
+        "shard": False,
+        "notes": [],
         "an_extension": {"any": "shape"},  # extensions add keys
     }
     assert _problems(report) == []

@@ -8,9 +8,9 @@ from collections.abc import Sequence
 from typing import overload
 
 from pytest_bizbench.report.json_report import RunResult, build_report
-from pytest_bizbench.report.model import Detail, report_view
 from pytest_bizbench.report.records import Completeness, ReportDocument
 from pytest_bizbench.report.stream import Documents, pieces
+from pytest_bizbench.report.view import Detail, report_view
 from pytest_bizbench.run.payload import SCORED, DocumentPayload
 from pytest_bizbench.run.registry import Registry
 
@@ -83,7 +83,7 @@ def test_terminal_and_step_summary_views_build_no_row_per_document() -> None:
     report = build_report(result, Registry())
 
     def titles(detail: Detail) -> list[str]:
-        view = report_view(report, Registry(), detail)
+        view = report_view(report, detail)
         return [block.title for section in view.sections for block in section.blocks]
 
     page = "field-accuracy (m): 3 documents"
@@ -91,5 +91,5 @@ def test_terminal_and_step_summary_views_build_no_row_per_document() -> None:
     assert page not in titles(Detail.FULL)
     assert page not in titles(Detail.SHORT)
     # the headline table still counts every document's outcome
-    headline = report_view(report, Registry(), Detail.SHORT).sections[1].blocks[0]
+    headline = report_view(report, Detail.SHORT).sections[1].blocks[0]
     assert headline.rows[0][5:9] == ("3", "3", "0", "0")

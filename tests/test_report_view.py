@@ -11,8 +11,8 @@ import pytest
 from bizhelpers import Suite, doc
 
 from pytest_bizbench.cli import main
-from pytest_bizbench.report.model import SECTION_ORDER, report_view
-from pytest_bizbench.report.reader import read_report, recorded_registry
+from pytest_bizbench.report.reader import read_report
+from pytest_bizbench.report.view import SECTION_ORDER, report_view
 
 GOLDEN = Path(__file__).resolve().parent.parent / "golden_cases"
 
@@ -85,7 +85,9 @@ def test_golden_terminal_section_is_short_by_default_and_full_with_v(golden: Sui
     assert len(section) > 150
     assert "field-accuracy: models side by side:" in section
     assert any(line.startswith("per_field_accuracy.vendor_name") for line in section)
-    assert "review-assessment extractor-v2-vs-extractor-v1: verdicts per requirement:" in section
+    models = "(a = extractor-v1, b = extractor-v2)"
+    title = f"review-assessment extractor-v2-vs-extractor-v1: by requirements {models}:"
+    assert title in section
     # one table style: aligned columns under a dashed rule, never markdown pipes
     assert not any(line.startswith("|") for line in section)
 
@@ -96,7 +98,7 @@ def test_every_output_shows_the_sections_in_one_order(
     result = golden.pytester.runpytest("golden_cases", "-p", "no:cacheprovider", "-v")
     report_path = golden.path / "bizbench-report.json"
     report = read_report(report_path)
-    sections = report_view(report, recorded_registry(report)).sections
+    sections = report_view(report).sections
     assert tuple(s.key for s in sections) == SECTION_ORDER
     outputs = {
         "terminal": "\n".join(bizbench_section(result.stdout.str())),
@@ -127,12 +129,22 @@ def test_markdown_report_holds_the_agent_and_review_model_pair_tables(
     assert main(["report", str(golden.path / "bizbench-report.json")]) == 0
     out = capsys.readouterr().out
     pair = "extractor-v2-vs-extractor-v1"
-    assert f"### agent-fs {pair}: by group" in out
-    assert "| group | n | extractor-v1 | extractor-v2 | Δ pp |" in out
-    assert f"### agent-fs {pair}: agent runs (mean per matched task)" in out
-    assert f"### review-assessment {pair}: verdicts per requirement" in out
-    # harbor-msa COM-02 expects partial: v1 said yes, v2 partial
-    assert "| harbor-msa/COM-02 | partial | yes | partial |" in out
+    models = "(a = extractor-v1, b = extractor-v2)"
+    # each object of rows the pair holds is a table, its columns by name
+    assert f"### agent-fs {pair}: by groups {models}" in out
+    header = "| groups | a | b | delta_pp | n | pass_rate_a | pass_rate_b | pass_rate_delta_pp |"
+    assert header in out
+    assert f"### agent-fs {pair}: by runs {models}" in out
+    assert f"### review-assessment {pair}: by requirements {models}" in out
+    # rows with a delta come worst first: COM-08 fell from 1.0 to 0.375 (v1 said
+    # not_applicable as expected, v2 no)
+    requirements = out.split(f"by requirements {models}", 1)[1].split("###", 1)[0]
+    rows = [line for line in requirements.splitlines() if line.startswith("| ")][1:]
+    expected = "not_applicable"
+    assert (
+        rows[0]
+        == f"| harbor-msa/COM-08 | {expected} | 1.0000 | no | 0.3750 | -0.6250 | {expected} |"
+    )
 
 
 def test_html_explains_each_failed_document_field_by_field(

@@ -162,18 +162,20 @@ def test_two_models_side_by_side(suite: Suite) -> None:
             "review-assessment  v1 *mean_combined_score  0.6875*",
             "review-assessment  v2 *mean_combined_score  0.7396*",
             "review-assessment: models side by side:",
-            "metric                 v1      v2",
+            "metric *v1 *v2",
             "*",
-            "mean_combined_score    0.6875  0.7396",
-            "mean_compliance_score  0.7500  0.6250",
+            "mean_combined_score *0.6875 *0.7396",
             "*",
-            "review-assessment v2-vs-v1: verdicts per requirement:",
-            "requirement  expected        v1       v2              v1 score  v2 score  delta",
+            "mean_compliance_score *0.7500 *0.6250",
             "*",
-            "acme-dpa/R1  yes             yes      partial         1.00      0.71      -0.29",
+            "review-assessment v2-vs-v1: by requirements (a = v1, b = v2):",
+            "requirements  a        a_score  b               b_score  delta    expected",
             "*",
+            # worst first: R3 fell by 0.5, R1 by 0.29; R4 gained (v1 gave no verdict)
+            "acme-dpa/R3   no       1.0000   partial         0.5000   -0.5000  no",
+            "acme-dpa/R1   yes      1.0000   partial         0.7083   -0.2917  yes",
             "*",
-            "acme-dpa/R4  not_applicable  —        not_applicable  0.00      1.00      +1.00",
+            "acme-dpa/R4   —        0.0000   not_applicable  1.0000   1.0000   not_applicable",
         ]
     )
     report = suite.report()

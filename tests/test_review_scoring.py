@@ -13,6 +13,8 @@ from pytest_bizbench.benchmarks.review_assessment import (
 )
 from pytest_bizbench.benchmarks.review_retrieval import ReviewRetrieval
 from pytest_bizbench.options.types import ReviewConfig
+from pytest_bizbench.report.model import BenchmarkEntry
+from pytest_bizbench.report.tables import pair_tables
 from pytest_bizbench.scoring.passages import (
     BROAD,
     EXACT,
@@ -361,10 +363,11 @@ def test_compare_models_lists_each_requirements_verdicts() -> None:
         "delta": -0.5,
     }
     assert paired["requirements"]["b/C"]["b"] is None  # v2 did not score C
-    [(title, header, rows)] = ASSESS.paired_tables(paired)
-    assert title == "verdicts per requirement"
-    assert header == ["requirement", "expected", "v1", "v2", "v1 score", "v2 score", "delta"]
-    assert rows[0] == ["b/A", "yes", "yes", "partial", "1.00", "0.50", "-0.50"]
+    entry = BenchmarkEntry("1", "", "", "accuracy", "fp", {}, {}, paired={"v2-vs-v1": paired})
+    tables = dict(pair_tables("review-assessment", entry, None))
+    header, rows = tables["review-assessment v2-vs-v1: by requirements (a = v1, b = v2)"]
+    assert header == ["requirements", "a", "a_score", "b", "b_score", "delta", "expected"]
+    assert rows[0] == ["b/A", "yes", "1.0000", "partial", "0.5000", "-0.5000", "yes"]
 
 
 # --- retrieval -----------------------------------------------------------------

@@ -15,7 +15,7 @@ from test_baseline_e2e import build, comparison
 
 from pytest_bizbench.cli import main
 from pytest_bizbench.gate.aggregate import _holm_over_pairs
-from pytest_bizbench.gate.baseline import Side, compare_sides
+from pytest_bizbench.gate.baseline import Judge, Side, compare_sides
 from pytest_bizbench.options.settings import BaselineOptions
 from pytest_bizbench.report.tables import verdict_text
 
@@ -23,7 +23,7 @@ STRICT = BaselineOptions(require_significance=True)
 
 
 def judged(before: list[float], after: list[float]) -> dict[str, Any]:
-    return compare_sides(Direct(), scores_side(before), scores_side(after), STRICT)
+    return compare_sides(Judge.of(Direct()), scores_side(before), scores_side(after), STRICT)
 
 
 @pytest.mark.parametrize(
@@ -66,7 +66,7 @@ def test_one_cluster_is_never_significant() -> None:
     after = scores_side([0.0] * 8)
     for d in (*before.documents, *after.documents):
         d["group"] = "acme"
-    result = compare_sides(Direct(), before, after, STRICT)
+    result = compare_sides(Judge.of(Direct()), before, after, STRICT)
     assert result["paired"]["p_value"] == 2 / 256
     assert result["clustered"] == {
         "n_clusters": 1,
@@ -86,7 +86,7 @@ def test_a_headline_drop_whose_cases_rose_is_not_a_significant_drop() -> None:
     # significant (p 2/256), but upward, so not a significant drop
     before, after = scores_side([0.0] * 8), scores_side([1.0] * 8)
     result = compare_sides(
-        Direct(),
+        Judge.of(Direct()),
         Side(before.version, before.fingerprint, {"accuracy": 0.9}, before.documents),
         Side(after.version, after.fingerprint, {"accuracy": 0.5}, after.documents),
         STRICT,

@@ -14,7 +14,6 @@ from pytest_bizbench.gate.baseline import compare_reports
 from pytest_bizbench.options.settings import BaselineOptions
 from pytest_bizbench.report.html import render_html
 from pytest_bizbench.report.markdown import render_markdown
-from pytest_bizbench.report.reader import recorded_registry
 
 BENCH = "trajectory"
 
@@ -255,7 +254,7 @@ def test_a_saved_baseline_pairs_trajectories_on_their_best(suite: Suite) -> None
     assert worst["delta"] == pytest.approx(-0.05)
     assert comparison["verdict"] == "neutral"  # one of two beat its baseline, both times
     # two saved reports (`bizbench compare`) pair the same way, from the recorded config
-    saved_pair = compare_reports(suite.report("b.json"), suite.report(), BaselineOptions())
+    saved_pair = compare_reports(suite.read("b.json"), suite.read(), BaselineOptions())
     assert saved_pair.results[BENCH, "loop"]["paired"] == comparison["paired"]
 
 
@@ -269,25 +268,26 @@ def test_views_show_the_metrics_table_and_the_chart(suite: Suite) -> None:
             "trajectory: metrics:",
             "metric * loop",
             "accuracy * 0.5000",
-            "iterations * 3.5000",
-            "first * 1.2500",
             "best * 1.1000",
+            "first * 1.2500",
             "improvement * 0.1500",
-            "steps_to_best * 1.5000",
-            "repeat_rate * 0.2917",
+            "iterations * 3.5000",
             "knob_coverage.depth * 2.0000",
             "knob_coverage.lr * 2.0000",
+            "*",
             "mode_dominance.exploit * 0.2500",
             "mode_dominance.explore * 0.7500",
+            "*",
+            "repeat_rate * 0.2917",
             "skipped_records.crashed * 1",
+            "steps_to_best * 1.5000",
         ]
     )
-    report = suite.report()
-    registry = recorded_registry(report)
-    markdown = render_markdown(report, registry)
+    report = suite.read()
+    markdown = render_markdown(report)
     assert "| repeat_rate | 0.2917 |" in markdown
     assert "| knob_coverage.lr | 2.0000 |" in markdown
-    page = render_html(report, registry)
+    page = render_html(report)
     start = page.index('aria-label="cumulative best per trajectory"')
     svg = page[start : page.index("</svg>", start)]
     assert svg.count("<polyline") == 2
@@ -304,7 +304,7 @@ def test_a_long_trajectory_keeps_every_value_and_its_chart(suite: Suite) -> None
     suite.pytester.runpytest("-p", "no:cacheprovider")
     details = suite.documents(BENCH, "loop")["long"]["details"]
     assert details["cumulative_best"] == [float(1000 - i) for i in range(1000)]
-    page = render_html(suite.report(), recorded_registry(suite.report()))
+    page = render_html(suite.read())
     start = page.index('aria-label="cumulative best per trajectory"')
     assert page[start : page.index("</svg>", start)].count("<polyline") == 1
 

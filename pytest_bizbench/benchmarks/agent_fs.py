@@ -8,12 +8,12 @@ of tasks and per assertion kind, in percentage points.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from pytest_bizbench.maths.figures import fmt_number, mean
+from pytest_bizbench.maths.figures import mean
 from pytest_bizbench.options.types import AgentConfig
 from pytest_bizbench.scoring.fs_assertions import (
     Limits,
@@ -35,9 +35,6 @@ if TYPE_CHECKING:
     from pytest_bizbench.options.settings import Settings
 
 NO_WORKSPACE = "no workspace"
-MAX_TASK_ROWS = 20  # changed tasks shown in the B-A table; the report has them all
-
-TableRows = tuple[str, list[str], list[list[str]]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -251,55 +248,3 @@ class AgentFs(BenchmarkPlugin):
             "groups": {g: _entry(pairs) for g, pairs in sorted(groups.items())},
             "kinds": {k: _entry(pairs) for k, pairs in sorted(kinds.items())},
         }
-
-    def paired_tables(self, paired: Mapping[str, Any]) -> list[TableRows]:
-        """The B-A comparison as tables: per group, per kind, changed tasks, runs."""
-        models = paired.get("models") or {}
-        a, b = models.get("a") or "A", models.get("b") or "B"
-        header = ["n", a, b, "Δ pp", f"pass {a}", f"pass {b}", "Δ pass pp"]
-        tables: list[TableRows] = []
-        for key, title in (("groups", "group"), ("kinds", "assertion kind")):
-            entries = paired.get(key) or {}
-            rows = [[name, *_cells(entry)] for name, entry in sorted(entries.items())]
-            tables.append((f"by {title}", [title, *header], rows))
-        tasks = paired.get("tasks") or {}
-        changed = sorted(
-            (e["delta_pp"], e["pass_rate_delta_pp"], t)
-            for t, e in tasks.items()
-            if e["delta_pp"] or e["pass_rate_delta_pp"]
-        )
-        rows = [[t, *_cells(tasks[t])] for _, _, t in changed[:MAX_TASK_ROWS]]
-        if len(changed) > MAX_TASK_ROWS:
-            rows.append([f"… {len(changed) - MAX_TASK_ROWS} more", *[""] * len(header)])
-        title = f"tasks that changed ({len(changed)} of {len(tasks)}), worst first"
-        tables.append((title, ["task", *header], rows))
-        runs = paired.get("runs") or {}
-        if runs:
-            run_rows = [
-                [
-                    metric,
-                    str(e["n"]),
-                    fmt_number(e["a"], ".1f"),
-                    fmt_number(e["b"], ".1f"),
-                    _signed(e["delta"]),
-                ]
-                for metric, e in sorted(runs.items())
-            ]
-            tables.append(
-                ("agent runs (mean per matched task)", ["metric", "n", a, b, "Δ"], run_rows)
-            )
-        return tables
-
-
-def _pct(value: float) -> str:
-    return f"{value * 100:.1f}%"
-
-
-def _signed(value: float | None) -> str:
-    return fmt_number(value, "+.1f")
-
-
-def _cells(entry: Mapping[str, Any]) -> list[str]:
-    fmt: list[Callable[[float], str]] = [_pct, _pct, _signed, _pct, _pct, _signed]
-    keys = ("a", "b", "delta_pp", "pass_rate_a", "pass_rate_b", "pass_rate_delta_pp")
-    return [str(entry["n"]), *(f(entry[k]) for f, k in zip(fmt, keys, strict=True))]

@@ -25,7 +25,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from pytest_bizbench.cases.golden import PRIMARY, SUPPORTING, evidence_parts
-from pytest_bizbench.maths.figures import fmt_number, mean
+from pytest_bizbench.maths.figures import mean
 from pytest_bizbench.options.types import PassageThresholds
 from pytest_bizbench.scoring.passages import classify, passage_text
 from pytest_bizbench.sdk import BenchmarkPlugin, ExtendedDocument, ScoredDocument, by_id
@@ -256,27 +256,6 @@ class ReviewAssessment(BenchmarkPlugin):
         }
         result["requirements"] = rows
         return result
-
-    def paired_tables(
-        self, paired: Mapping[str, Any]
-    ) -> list[tuple[str, list[str], list[list[str]]]]:
-        """Per-requirement verdicts of the two models side by side."""
-        names = paired.get("models") or {}
-        a, b = names.get("a") or "A", names.get("b") or "B"
-        rows = [
-            [
-                doc_id,
-                str(row.get("expected") or "—"),
-                str(row.get("a") or "—"),
-                str(row.get("b") or "—"),
-                fmt_number(row.get("a_score"), ".2f"),
-                fmt_number(row.get("b_score"), ".2f"),
-                fmt_number(row.get("delta"), "+.2f"),
-            ]
-            for doc_id, row in (paired.get("requirements") or {}).items()
-        ]
-        header = ["requirement", "expected", a, b, f"{a} score", f"{b} score", "delta"]
-        return [("verdicts per requirement", header, rows)] if rows else []
 
     def compare(
         self, baseline_metrics: Mapping[str, Any], candidate_metrics: Mapping[str, Any]

@@ -11,6 +11,7 @@ import math
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 import pytest
@@ -31,12 +32,13 @@ from pytest_bizbench.maths.stats import (
 from pytest_bizbench.options.settings import BaselineOptions
 from pytest_bizbench.options.thresholds import did_you_mean
 from pytest_bizbench.report.json_report import write_report
-from pytest_bizbench.report.reader import ReportError, read_report, recorded_benchmark
+from pytest_bizbench.report.model import BenchmarkEntry, Report
+from pytest_bizbench.report.reader import ReportError, read_report
 from pytest_bizbench.report.records import PASSED, Completeness, ReportDocument
 from pytest_bizbench.report.stream import Documents
 from pytest_bizbench.run.registry import Registry, fingerprint
 from pytest_bizbench.run.usercode import UserCodeError, checked
-from pytest_bizbench.sdk import BenchmarkPlugin
+from pytest_bizbench.sdk import BenchmarkPlugin, compare_headlines
 
 IMPROVED, NEUTRAL, REGRESSED, STALE = "improved", "neutral", "regressed", "stale"
 INCONCLUSIVE = "inconclusive"
@@ -48,7 +50,7 @@ REBASELINE = (
 CaseKey = tuple[str, str]  # (case file, id): ids are unique within a file only
 
 
-def load_baseline(options: BaselineOptions) -> dict[str, Any] | None:
+def load_baseline(options: BaselineOptions) -> Report | None:
     """The baseline report, or None when none is configured.
 
     A baseline that does not exist yet is fine while saving one (the first run of
@@ -66,10 +68,10 @@ def load_baseline(options: BaselineOptions) -> dict[str, Any] | None:
     return report
 
 
-def check_baseline_models(options: BaselineOptions, report: Mapping[str, Any]) -> None:
+def check_baseline_models(options: BaselineOptions, report: Report) -> None:
     """A `NEW=OLD` pairing whose OLD the baseline does not hold compares nothing:
     a usage error naming the baseline's models, before anything runs."""
-    known = sorted({m for entry in report["benchmarks"].values() for m in entry["models"]})
+    known = report.model_names()
     for new, old in options.models:
         if old not in known:
             raise pytest.UsageError(
@@ -89,18 +91,46 @@ class Side:
     config: Mapping[str, Any] = field(default_factory=dict)  # the scoring config
 
     @classmethod
-    def from_report(cls, report: Mapping[str, Any], name: str, model: str) -> Side | None:
-        entry = report["benchmarks"].get(name)
-        data = entry["models"].get(model) if entry else None
+    def from_report(cls, report: Report, name: str, model: str) -> Side | None:
+        entry = report.benchmarks.get(name)
+        data = entry.models.get(model) if entry else None
         if entry is None or data is None:
             return None
-        config = entry.get("config")
+        return cls(entry.version, entry.fingerprint, data.metrics, data.documents, entry.config)
+
+
+@dataclass(frozen=True, slots=True)
+class Judge:
+    """What judges one benchmark's comparison: its `compare()` and the bounds the
+    report shows beside it. A run's benchmark judges with its own `compare()`; a
+    benchmark known only from a saved report with the default one and the bounds
+    the report recorded."""
+
+    name: str
+    headline: str
+    regression_threshold: float
+    compare: Callable[[Mapping[str, Any], Mapping[str, Any]], Mapping[str, Any]]
+
+    @classmethod
+    def of(cls, benchmark: BenchmarkPlugin) -> Judge:
+        def compare(base: Mapping[str, Any], cand: Mapping[str, Any]) -> Mapping[str, Any]:
+            result: Mapping[str, Any] = checked(benchmark, "compare", base, cand)
+            return result
+
         return cls(
-            entry["version"],
-            entry["fingerprint"],
-            data["metrics"],
-            data["documents"],
-            config if isinstance(config, Mapping) else {},
+            benchmark.name, benchmark.headline_metric, benchmark.REGRESSION_THRESHOLD, compare
+        )
+
+    @classmethod
+    def recorded(cls, name: str, entry: BenchmarkEntry) -> Judge:
+        regression = entry.regression_threshold
+        improvement = entry.improvement_threshold
+        bounds = (
+            BenchmarkPlugin.REGRESSION_THRESHOLD if regression is None else regression,
+            BenchmarkPlugin.IMPROVEMENT_THRESHOLD if improvement is None else improvement,
+        )
+        return cls(
+            name, entry.headline, bounds[0], partial(compare_headlines, entry.headline, *bounds)
         )
 
 
@@ -289,22 +319,18 @@ def _honest(pairs: Sequence[Pair], deltas: Sequence[float]) -> dict[str, Any]:
     return out
 
 
-def compare_sides(
-    benchmark: BenchmarkPlugin, base: Side, cand: Side, options: BaselineOptions
-) -> dict[str, Any]:
+def compare_sides(judge: Judge, base: Side, cand: Side, options: BaselineOptions) -> dict[str, Any]:
     """One comparison judged on its own (a family of one for Holm's adjustment)."""
-    result = measure_sides(benchmark, base, cand, options)
+    result = measure_sides(judge, base, cand, options)
     settle(result, result["paired"]["p_value"], options)
     return result
 
 
-def measure_sides(
-    benchmark: BenchmarkPlugin, base: Side, cand: Side, options: BaselineOptions
-) -> dict[str, Any]:
-    """`benchmark.compare()` plus paired per-case deltas and their statistics, worst
+def measure_sides(judge: Judge, base: Side, cand: Side, options: BaselineOptions) -> dict[str, Any]:
+    """The benchmark's `compare()` plus paired per-case deltas and their statistics, worst
     cases, case changes, group deltas and the stale verdict; significance waits for
     Holm's adjustment over the run (`settle`). Raises whatever `compare()` raises."""
-    result = dict(checked(benchmark, "compare", base.metrics, cand.metrics))
+    result = dict(judge.compare(base.metrics, cand.metrics))
     if result.get("verdict") not in (IMPROVED, NEUTRAL, REGRESSED):
         raise ValueError(f"compare() returned verdict {result.get('verdict')!r}")
     before, after = by_identity(base.documents, cand.documents)
@@ -318,7 +344,7 @@ def measure_sides(
         if k not in changed and measure.both(before[k], after[k])
     ]
     deltas = [measure.delta(p) for p in pairs]
-    stale = _stale_message(benchmark.name, base, cand)
+    stale = _stale_message(judge.name, base, cand)
     if not common and stale is None:  # nothing to pair: the headlines compare no cases
         result["verdict"], result["message"] = NEUTRAL, NOT_COMPARED
     result.update(
@@ -335,7 +361,7 @@ def measure_sides(
         verdict=result["verdict"] if stale is None else STALE,
         significance_required=options.require_significance,
         # so a reader can tell whether the suite could detect a regression at all
-        regression_threshold=benchmark.REGRESSION_THRESHOLD,
+        regression_threshold=judge.regression_threshold,
     )
     if stale is not None:
         result["message"] = stale
@@ -433,13 +459,13 @@ class Comparisons:
 
 
 def _compare_all(
-    pairs: Iterable[tuple[str, str, BenchmarkPlugin, Side, Side]], options: BaselineOptions
+    pairs: Iterable[tuple[str, str, Judge, Side, Side]], options: BaselineOptions
 ) -> Comparisons:
     out = Comparisons()
-    for name, model, benchmark, base, cand in pairs:
-        out.headlines[name] = benchmark.headline_metric
+    for name, model, judge, base, cand in pairs:
+        out.headlines[name] = judge.headline
         try:
-            out.results[name, model] = measure_sides(benchmark, base, cand, options)
+            out.results[name, model] = measure_sides(judge, base, cand, options)
         except UserCodeError as exc:
             out.problems.append(str(exc))
         except Exception as exc:
@@ -460,13 +486,13 @@ def compare_run(
     documents: Mapping[tuple[str, str], Sequence[ReportDocument]],
     metrics: Mapping[tuple[str, str], Mapping[str, Any]],
     registry: Registry,
-    baseline: Mapping[str, Any],
+    baseline: Report,
     options: BaselineOptions,
 ) -> Comparisons:
     """This run's benchmarks x models against the baseline report, with their own
     `compare()`. A benchmark or model the baseline lacks is not compared."""
 
-    def pairs() -> Iterable[tuple[str, str, BenchmarkPlugin, Side, Side]]:
+    def pairs() -> Iterable[tuple[str, str, Judge, Side, Side]]:
         for (name, model), docs in documents.items():
             benchmark = registry.get(name)
             base = Side.from_report(baseline, name, options.baseline_model(model))
@@ -479,25 +505,23 @@ def compare_run(
                 Documents(docs),  # details parsed only for the worst cases
                 benchmark.scoring_config(),
             )
-            yield name, model, benchmark, base, cand
+            yield name, model, Judge.of(benchmark), base, cand
 
     return _compare_all(pairs(), options)
 
 
-def compare_reports(
-    baseline: Mapping[str, Any], candidate: Mapping[str, Any], options: BaselineOptions
-) -> Comparisons:
+def compare_reports(baseline: Report, candidate: Report, options: BaselineOptions) -> Comparisons:
     """Two saved reports, judged by the rules the candidate report recorded
     (headline and thresholds, with the default `compare()`)."""
 
-    def pairs() -> Iterable[tuple[str, str, BenchmarkPlugin, Side, Side]]:
-        for name, entry in sorted(candidate["benchmarks"].items()):
-            benchmark = recorded_benchmark(name, entry)
-            for model in sorted(entry["models"]):
+    def pairs() -> Iterable[tuple[str, str, Judge, Side, Side]]:
+        for name, entry in sorted(candidate.benchmarks.items()):
+            judge = Judge.recorded(name, entry)
+            for model in sorted(entry.models):
                 base = Side.from_report(baseline, name, model)
                 cand = Side.from_report(candidate, name, model)
                 if base is not None and cand is not None:
-                    yield name, model, benchmark, base, cand
+                    yield name, model, judge, base, cand
 
     return _compare_all(pairs(), options)
 
@@ -551,7 +575,7 @@ def accepts_verdicts(completeness: Completeness, options: BaselineOptions) -> bo
 
 
 def save_baseline(
-    report: Mapping[str, Any], completeness: Completeness, options: BaselineOptions
+    report: Report, completeness: Completeness, options: BaselineOptions
 ) -> tuple[bool, str] | None:
     """Write the report as the baseline when allowed: (saved, message), or None
     when no baseline is to be saved."""

@@ -25,6 +25,7 @@ from pytest_bizbench.run.state import PREDICTIONS_OUTPUT, RUN_STATE, runs_items
 if TYPE_CHECKING:
     from pytest_bizbench.gate.aggregate import Aggregator
     from pytest_bizbench.report import RunResult
+    from pytest_bizbench.report.model import Report
     from pytest_bizbench.report.records import Completeness
     from pytest_bizbench.run.payload import DocumentPayload
 
@@ -60,10 +61,10 @@ class Controller:
         self.started_at = dt.datetime.now(dt.timezone.utc)
         self.started = time.perf_counter()
         self.result: RunResult | None = None
-        self.report: dict[str, Any] | None = None  # what the terminal section renders
+        self.report: Report | None = None  # what the terminal section renders
         self.report_path: Path | None = None
         self.report_error: str | None = None
-        self.baseline: dict[str, Any] | None = None
+        self.baseline: Report | None = None
         self.saved_baseline: tuple[bool, str] | None = None
         self.gate_logged = False  # as the test bizbench::gate, its reasons its failure
 
@@ -301,11 +302,9 @@ class Controller:
         if self.report is not None:
             from pytest_bizbench.report.terminal import write_summary
 
-            registry = self.config.stash[RUN_STATE].registry
             write_summary(
                 terminalreporter,
                 self.report,
-                registry,
                 self.report_path,
                 self.report_error,
                 reasons_above=above,

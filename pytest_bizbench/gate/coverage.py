@@ -12,30 +12,22 @@ from __future__ import annotations
 from collections.abc import Collection, Mapping
 from typing import Any
 
+from pytest_bizbench.report.model import Report
+
 MISSING_VERDICT = "missing"
 
 
-def baseline_pairs(baseline: Mapping[str, Any]) -> list[tuple[str, str]]:
-    """Every (benchmark, model) the baseline report holds, sorted."""
-    pairs = []
-    for name, entry in (baseline.get("benchmarks") or {}).items():
-        models = entry.get("models") if isinstance(entry, Mapping) else None
-        if isinstance(models, Mapping):
-            pairs += [(str(name), str(model)) for model in models]
-    return sorted(pairs)
-
-
 def missing_from_run(
-    baseline: Mapping[str, Any], scored: Collection[tuple[str, str]]
+    baseline: Report, scored: Collection[tuple[str, str]]
 ) -> dict[tuple[str, str], dict[str, Any]]:
     """A `missing` comparison for each baseline benchmark x model the run lacks."""
     return {
-        pair: {
+        (name, model): {
             "verdict": MISSING_VERDICT,
-            "message": f"in the baseline, not scored by this run: {pair[0]}/{pair[1]}",
+            "message": f"in the baseline, not scored by this run: {name}/{model}",
         }
-        for pair in baseline_pairs(baseline)
-        if pair not in scored
+        for name, model, _, _ in baseline.entries()
+        if (name, model) not in scored
     }
 
 

@@ -27,7 +27,7 @@ from pytest_bizbench.gate.verdict import conclude, finish
 from pytest_bizbench.maths.figures import plural
 from pytest_bizbench.options.thresholds import check_threshold_names
 from pytest_bizbench.report import RunResult
-from pytest_bizbench.report.reader import completeness_of, report_documents
+from pytest_bizbench.report.model import Report
 from pytest_bizbench.report.records import FAILED, XFAILED, Completeness
 from pytest_bizbench.report.tables import summary_table
 from pytest_bizbench.report.terminal import text_table
@@ -50,18 +50,18 @@ class MergeRefused(Exception):
 @dataclass(frozen=True, slots=True)
 class Shard:
     path: Path
-    report: Mapping[str, Any]
+    report: Report
 
 
 def check_benchmarks(shards: Sequence[Shard], registry: Registry) -> None:
     """Every shard scored with the benchmarks, versions and scoring configs of this run."""
     for shard in shards:
-        tool = (shard.report.get("tool") or {}).get("version")
+        tool = shard.report.tool_version
         if tool != __version__:
             raise MergeRefused(
                 f"{shard.path} was written by pytest-bizbench {tool}, this is {__version__}"
             )
-        for name, entry in sorted(shard.report["benchmarks"].items()):
+        for name, entry in sorted(shard.report.benchmarks.items()):
             benchmark = registry.get(name)
             if benchmark is None:
                 raise MergeRefused(
@@ -69,7 +69,7 @@ def check_benchmarks(shards: Sequence[Shard], registry: Registry) -> None:
                     "`bizbench merge` where the shards ran, with their pytest arguments after --"
                 )
             here = (benchmark.version, fingerprint(benchmark))
-            there = (entry["version"], entry["fingerprint"])
+            there = (entry.version, entry.fingerprint)
             if here != there:
                 raise MergeRefused(
                     f"{shard.path}: benchmark {name!r} differs from this configuration "
@@ -104,7 +104,7 @@ def merge_completeness(
     """The shards' completeness as one run's. `suite` is the case items the merge's own
     pytest arguments collect: an item no shard holds means a shard's report is missing,
     which no shard can tell."""
-    parts = [completeness_of(shard.report) for shard in shards]
+    parts = [shard.report.completeness for shard in shards]
     merged = set(aggregator.documents) | set(aggregator.errors)
     unmerged = tuple(nodeid for nodeid in suite if nodeid not in merged)
     notes = () if suite else (NO_SUITE,)
@@ -133,11 +133,11 @@ def merge_documents(shards: Sequence[Shard], suite: Sequence[str] = ()) -> Aggre
     cases the suite does not have."""
     merged = _Merged(frozenset(suite))
     for index, shard in enumerate(shards):
-        for docs in report_documents(shard.report).values():
+        for docs in shard.report.documents().values():
             for doc in docs:
                 if merged.claim(doc.nodeid, shards, index):
                     merged.aggregator.add_document(doc)
-        for error in (shard.report.get("completeness") or {}).get("errors") or ():
+        for error in shard.report.completeness.errors:
             nodeid = str(error.get("nodeid"))
             if "::" in nodeid:  # an item's error: it belongs to exactly one shard
                 if merged.claim(nodeid, shards, index):
@@ -163,7 +163,7 @@ def _listed(items: Sequence[str]) -> str:
 
 
 def _run_info(shards: Sequence[Shard]) -> dict[str, Any]:
-    runs = [shard.report.get("run") or {} for shard in shards]
+    runs = [shard.report.run for shard in shards]
     starts = sorted(str(r["started_at"]) for r in runs if r.get("started_at"))
     return {
         "started_at": starts[0] if starts else None,
@@ -186,9 +186,7 @@ def merge(
     report is missing.
     """
     check_benchmarks(shards, state.registry)
-    models = sorted(
-        {m for s in shards for e in s.report["benchmarks"].values() for m in e["models"]}
-    )
+    models = sorted({m for s in shards for m in s.report.model_names()})
     try:
         check_threshold_names(state.settings.thresholds, list(state.registry.names), models)
     except ValueError as exc:

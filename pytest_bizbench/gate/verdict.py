@@ -29,7 +29,7 @@ from pytest_bizbench.options.thresholds import did_you_mean
 from pytest_bizbench.report import RunResult, build_report
 from pytest_bizbench.report.json_report import write_report_or_say
 from pytest_bizbench.report.markdown import append_step_summary
-from pytest_bizbench.report.reader import report_documents
+from pytest_bizbench.report.model import ModelEntry, Report
 from pytest_bizbench.report.records import Completeness, ReportDocument
 from pytest_bizbench.report.stream import Documents
 from pytest_bizbench.run.payload import SCORED, UNKNOWN_GROUP
@@ -41,7 +41,7 @@ def conclude(
     documents: Mapping[tuple[str, str], list[ReportDocument]],
     completeness: Completeness,
     state: RunState,
-    baseline: Mapping[str, Any] | None,
+    baseline: Report | None,
     run: dict[str, Any],
     *,
     runs: AgentRuns | None = None,
@@ -129,16 +129,16 @@ def _unpaired_models(
 
 
 def _selected(
-    baseline: Mapping[str, Any],
+    baseline: Report,
     documents: Mapping[tuple[str, str], list[ReportDocument]],
     registry: Registry,
     options: BaselineOptions,
-) -> dict[str, Any]:
+) -> Report:
     """The baseline over the cases a filtered run selected, its metrics computed again
     from those cases: `-k one_case` against the whole suite's headline would read as
     a regression (or a gain) where nothing changed. Its cases are found as the
     comparison pairs them (`by_identity`), under the baseline's name of each model."""
-    recorded = report_documents(baseline)
+    recorded = baseline.documents()
     subset: dict[tuple[str, str], list[ReportDocument]] = {}
     for (name, model), docs in documents.items():
         key = (name, options.baseline_model(model))
@@ -150,14 +150,18 @@ def _selected(
         chosen = sorted(int(before[k]["at"]) for k in set(before) & set(after))
         subset[key] = [kept[i] for i in chosen]
     metrics, _ = metrics_by_benchmark(subset, registry)
-    benchmarks = {name: {**entry, "models": {}} for name, entry in baseline["benchmarks"].items()}
-    for (name, model), docs in subset.items():
-        if name in benchmarks and model in baseline["benchmarks"][name]["models"]:
-            benchmarks[name]["models"][model] = {
-                "metrics": metrics.get((name, model), {}),
-                "documents": Documents(docs),
-            }
-    return {**baseline, "benchmarks": benchmarks}
+    benchmarks = {
+        name: replace(
+            entry,
+            models={
+                model: ModelEntry(metrics.get((name, model), {}), Documents(subset[name, model]))
+                for model in entry.models
+                if (name, model) in subset
+            },
+        )
+        for name, entry in baseline.benchmarks.items()
+    }
+    return replace(baseline, benchmarks=benchmarks)
 
 
 def _cluster_problem(
@@ -182,7 +186,7 @@ class RunEnd:
     failures included), the report as written, and what became of the baseline."""
 
     result: RunResult
-    report: dict[str, Any]
+    report: Report
     report_error: str | None
     saved_baseline: tuple[bool, str] | None
 
@@ -204,18 +208,14 @@ def finish(
     saved = save_baseline(report, result.completeness, options)
     if saved is not None and not saved[0]:
         reasons.append(saved[1])
-    report = _with_reasons(report, reasons)
+    report = report.with_reasons(reasons)
     try:
-        append_step_summary(report, registry)
+        append_step_summary(report)
     except OSError as exc:
         reasons.append(f"cannot append step summary: {exc}")
-        report = _with_reasons(report, reasons)
+        report = report.with_reasons(reasons)
     report_error = write_report_or_say(report, report_path)
     if report_error is not None:
         reasons.append(report_error)
-        report = _with_reasons(report, reasons)
+        report = report.with_reasons(reasons)
     return RunEnd(replace(result, reasons=reasons), report, report_error, saved)
-
-
-def _with_reasons(report: dict[str, Any], reasons: list[str]) -> dict[str, Any]:
-    return {**report, "gate": {"passed": not reasons, "reasons": list(reasons)}}

@@ -13,8 +13,8 @@ from typing import Any
 from pytest_bizbench.io.escape import html_text
 from pytest_bizbench.maths.figures import fmt_number as _num
 from pytest_bizbench.maths.figures import is_number
-from pytest_bizbench.report.model import Block, Chart, Detail, report_view
-from pytest_bizbench.run.registry import Registry
+from pytest_bizbench.report.model import Report
+from pytest_bizbench.report.view import Block, Chart, Detail, report_view
 
 PALETTE = ("#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#76b7b2", "#b07aa1", "#9c755f")
 VERDICT_CLASS = {
@@ -202,8 +202,8 @@ def _block(block: Block) -> str:
     return title + "".join(parts)
 
 
-def render_html(report: Mapping[str, Any], registry: Registry) -> str:
-    view = report_view(report, registry)
+def render_html(report: Report) -> str:
+    view = report_view(report)
     verdict = _badge("gate passed", "good") if view.passed else _badge("gate FAILED", "bad")
     body = [f"<h1>bizbench report {verdict}</h1>"]
     for section, blocks in view.at(Detail.PAGE):

@@ -1,24 +1,21 @@
-"""The canonical JSON report: built from aggregated results, written atomically."""
+"""The canonical JSON report: built from a run's results, written atomically."""
 
 from __future__ import annotations
 
 import os
 import tempfile
 from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from pytest_bizbench import __version__
 from pytest_bizbench.io.escape import SURROGATE, json_escaped
 from pytest_bizbench.io.files import require_writable_target
+from pytest_bizbench.report.model import BenchmarkEntry, Gate, ModelEntry, Report
 from pytest_bizbench.report.records import Completeness, ReportDocument, ThresholdResult
 from pytest_bizbench.report.stream import Documents, pieces
 from pytest_bizbench.run.registry import Registry, fingerprint, scoring_config_of
 from pytest_bizbench.scoring.passk import flaky_cases
-
-SCHEMA_VERSION = 1
-TOOL_NAME = "pytest-bizbench"
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,72 +38,66 @@ class RunResult:
         return not self.reasons
 
 
-def _benchmark_entry(registry: Registry, name: str) -> dict[str, Any]:
+def _benchmark_entry(registry: Registry, name: str) -> BenchmarkEntry:
+    """A benchmark's identity as the registry knows it; a blank one for a benchmark
+    known only from the baseline (its comparison says it is missing)."""
     benchmark = registry.get(name)
     if benchmark is None:
-        return {
-            "version": "",
-            "description": "",
-            "metric_unit": "",
-            "headline_metric": "",
-            "fingerprint": "",
-            "config": {},
-            "models": {},
-        }
-    return {
-        "version": benchmark.version,
-        "description": benchmark.description,
-        "metric_unit": benchmark.metric_unit,
-        "headline_metric": benchmark.headline_metric,
-        "fingerprint": fingerprint(benchmark),
-        "config": scoring_config_of(benchmark)[0],
+        return BenchmarkEntry("", "", "", "", "", {}, {})
+    return BenchmarkEntry(
+        version=benchmark.version,
+        description=benchmark.description,
+        metric_unit=benchmark.metric_unit,
+        headline_metric=benchmark.headline_metric,
+        fingerprint=fingerprint(benchmark),
+        config=scoring_config_of(benchmark)[0],
+        models={},
         # compare()'s bounds, so `bizbench compare` can judge two saved reports
-        "regression_threshold": benchmark.REGRESSION_THRESHOLD,
-        "improvement_threshold": benchmark.IMPROVEMENT_THRESHOLD,
-        "models": {},
-    }
+        regression_threshold=benchmark.REGRESSION_THRESHOLD,
+        improvement_threshold=benchmark.IMPROVEMENT_THRESHOLD,
+    )
 
 
-def build_report(result: RunResult, registry: Registry) -> dict[str, Any]:
-    benchmarks: dict[str, dict[str, Any]] = {}
-    for (name, model), docs in result.documents.items():
-        entry = benchmarks.setdefault(name, _benchmark_entry(registry, name))
-        documents = Documents(docs)  # read and written one at a time (stream.py)
-        entry["models"][model] = {
-            "metrics": result.metrics.get((name, model), {}),
-            "documents": documents,
-        }
-        # only documents with sample statistics can flip: the others stay unparsed
-        flaky = flaky_cases(Documents([d for d in docs if d.has_samples]))
-        if flaky:
-            entry["models"][model]["flaky"] = flaky
-    for (name, model), comparison in result.comparisons.items():
-        # also a benchmark x model of the baseline that this run lacks (verdict missing)
-        entry = benchmarks.setdefault(name, _benchmark_entry(registry, name))
-        entry.setdefault("comparison", {})[model] = comparison
-    for name, pairs in result.paired.items():
-        if name in benchmarks:
-            benchmarks[name]["paired"] = pairs
-    for name, per_model in result.runs.items():
-        benchmarks.setdefault(name, _benchmark_entry(registry, name))["runs"] = per_model
-    return {
-        "schema_version": SCHEMA_VERSION,
-        "tool": {"name": TOOL_NAME, "version": __version__},
-        "benchmarks": benchmarks,
-        "thresholds": [t.as_json() for t in result.thresholds],
-        "gate": {"passed": result.passed, "reasons": list(result.reasons)},
-        "completeness": result.completeness.as_json(),
-        "run": result.run,
-    }
+def build_report(result: RunResult, registry: Registry) -> Report:
+    names = sorted(
+        {name for name, _ in result.documents}
+        | {name for name, _ in result.comparisons}
+        | set(result.runs)
+    )
+    benchmarks: dict[str, BenchmarkEntry] = {}
+    for name in names:
+        models = {}
+        for (benchmark, model), docs in result.documents.items():
+            if benchmark != name:
+                continue
+            # only documents with sample statistics can flip: the others stay unparsed
+            flaky = flaky_cases(Documents([d for d in docs if d.has_samples]))
+            metrics = result.metrics.get((name, model), {})
+            models[model] = ModelEntry(metrics, Documents(docs), tuple(flaky))
+        comparison = {m: c for (n, m), c in result.comparisons.items() if n == name}
+        benchmarks[name] = replace(
+            _benchmark_entry(registry, name),
+            models=models,
+            comparison=comparison,
+            paired=result.paired.get(name, {}) if models else {},
+            runs=result.runs.get(name),
+        )
+    return Report(
+        benchmarks=benchmarks,
+        thresholds=tuple(result.thresholds),
+        gate=Gate.of(result.reasons),
+        completeness=result.completeness,
+        run=result.run,
+    )
 
 
-def canonical(report: Mapping[str, Any]) -> Iterator[str]:
+def canonical(data: Mapping[str, Any]) -> Iterator[str]:
     """Canonical text in pieces: sorted keys, so two runs differ only under "run".
 
     Compact on purpose: `indent` makes the json module fall back from its C encoder
     to pure Python, which cost a third of the plugin's overhead on big suites.
     """
-    for piece in pieces(report):
+    for piece in pieces(data):
         yield _paired(piece)
     yield "\n"
 
@@ -123,13 +114,18 @@ def _paired(piece: str) -> str:
     return json_escaped(piece)
 
 
-def dumps(report: Mapping[str, Any]) -> str:
-    return "".join(canonical(report))
+def dumps(report: Report) -> str:
+    return "".join(canonical(report.to_json()))
 
 
-def write_report(report: Mapping[str, Any], path: Path) -> None:
+def write_report(report: Report, path: Path) -> None:
     """Raises OSError with the path when the directory cannot be written."""
-    write_text_atomic(path, canonical(report))
+    write_json(report.to_json(), path)
+
+
+def write_json(data: Mapping[str, Any], path: Path) -> None:
+    """`data` as canonical JSON text, written atomically."""
+    write_text_atomic(path, canonical(data))
 
 
 def write_text_atomic(path: Path, text: str | Iterable[str]) -> None:
@@ -151,7 +147,7 @@ def write_text_atomic(path: Path, text: str | Iterable[str]) -> None:
         raise
 
 
-def write_report_or_say(report: Mapping[str, Any], path: Path) -> str | None:
+def write_report_or_say(report: Report, path: Path) -> str | None:
     """Write the report; None when written, else the one line that says why not.
 
     Details are made JSON where each payload is built, so this catches what is left:

@@ -4,15 +4,13 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
 
 from pytest_bizbench.io.escape import markdown_text
 from pytest_bizbench.io.files import append_regular
-from pytest_bizbench.report.model import Block, Detail, report_view
+from pytest_bizbench.report.model import Report
 from pytest_bizbench.report.tables import Table
-from pytest_bizbench.run.registry import Registry
+from pytest_bizbench.report.view import Block, Detail, report_view
 
 STEP_SUMMARY_ENV = "GITHUB_STEP_SUMMARY"
 
@@ -36,8 +34,8 @@ def _block(block: Block, capital: bool) -> list[str]:
     return lines + [f"- {markdown_text(line)}" for line in block.lines]
 
 
-def render_markdown(report: Mapping[str, Any], registry: Registry) -> str:
-    view = report_view(report, registry, Detail.FULL)
+def render_markdown(report: Report) -> str:
+    view = report_view(report, Detail.FULL)
     lines = ["## bizbench"]
     for section, blocks in view.at(Detail.FULL):
         if section.key == "gate":
@@ -50,9 +48,9 @@ def render_markdown(report: Mapping[str, Any], registry: Registry) -> str:
     return "\n".join(lines) + "\n"
 
 
-def append_step_summary(report: Mapping[str, Any], registry: Registry) -> None:
+def append_step_summary(report: Report) -> None:
     """Append to the step summary file when CI names one; silent otherwise."""
     target = os.environ.get(STEP_SUMMARY_ENV)
     if not target:
         return
-    append_regular(Path(target), render_markdown(report, registry))
+    append_regular(Path(target), render_markdown(report))

@@ -1,380 +1,204 @@
-"""The report as people read it: one ordered list of sections that every view renders.
+"""The report as one typed value: what a run builds, what is written, what is read back.
 
-The terminal, the step summary, `bizbench report --format markdown` and `--format
-html` all render `report_view(report, registry)` section by section, in the order
-given here; none picks its own order or reads the raw report, so a section added
-here shows everywhere. Each block says how much detail a view must show to hold
-it: the terminal is short by default, `-v` and markdown add the long tables, the
-HTML page adds charts, failure explanations and every document.
+A run's report and a report loaded from a file are the same `Report`, built by one
+constructor each way (`RunResult` -> `build_report`, file -> `Report.from_json`), so
+every reader (the views, the baseline comparison, `bizbench compare`, `report` and
+`merge`) sees one type and needs nothing else: each benchmark entry carries its
+headline, its compare() bounds, its metrics by name and its model pairs.
+
+What a benchmark defines stays an open mapping here: its metrics, a document's
+details, the keys its `compare()` and `compare_models()` add. The file's keys and
+types are declared in `contract.py`; `to_json` writes exactly those.
 """
 
 from __future__ import annotations
 
-import heapq
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from enum import IntEnum
-from typing import Any, Literal
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
 
-from pytest_bizbench.maths.figures import is_number
-from pytest_bizbench.report.tables import (
-    Report,
-    Table,
-    comparison_notes,
-    comparison_table,
-    comparisons_of,
-    flaky_table,
-    fmt,
-    headline_of,
-    honest_line,
-    metrics_table,
-    paired_sections,
-    pairs_table,
-    summary_table,
-    threshold_cases_table,
-    threshold_table,
-    worst_table,
-)
-from pytest_bizbench.run.failure import failed_checks, failing_fields, unscored_fields
-from pytest_bizbench.run.registry import Registry
+from pytest_bizbench import __version__
+from pytest_bizbench.report.contract import SCHEMA_VERSION, TOOL_NAME, ReportJson
+from pytest_bizbench.report.records import Completeness, ReportDocument, ThresholdResult
+from pytest_bizbench.report.stream import Documents
 
-# rows a table keeps in the short terminal section before "… N more (-v)"
-SHORT_ROWS = 8
-
-
-class Detail(IntEnum):
-    """How much a view shows."""
-
-    SHORT = 0  # the terminal section by default
-    FULL = 1  # the terminal with -v, the step summary, `bizbench report --format markdown`
-    PAGE = 2  # the HTML page
+DEFAULT_HEADLINE = "accuracy"
 
 
 @dataclass(frozen=True, slots=True)
-class Chart:
-    """Data for an HTML chart: per-field bars per model, a paired-delta histogram, or
-    each trajectory's cumulative best (`[(id, values)]`)."""
-
-    kind: Literal["field_bars", "histogram", "cumulative_best"]
-    data: Any
-
-
-@dataclass(frozen=True, slots=True)
-class Block:
-    """A table, lines or a chart under a title, shown in views from `low` to `high` detail.
-
-    Text is raw: each view escapes it for its medium.
-    """
-
-    title: str = ""
-    header: tuple[str, ...] = ()
-    rows: tuple[tuple[str, ...], ...] = ()
-    lines: tuple[str, ...] = ()
-    low: Detail = Detail.SHORT
-    high: Detail = Detail.PAGE
-    chart: Chart | None = None
-    folded: bool = False  # long lists a page shows collapsed
-
-    def shown(self, detail: Detail) -> bool:
-        return self.low <= detail <= self.high
-
-
-@dataclass(frozen=True, slots=True)
-class Section:
-    key: str
-    title: str
-    blocks: tuple[Block, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class ReportView:
+class Gate:
     passed: bool
-    sections: tuple[Section, ...]
+    reasons: tuple[str, ...]
 
-    def at(self, detail: Detail) -> list[tuple[Section, list[Block]]]:
-        """The sections a view of this detail shows, each with its shown blocks."""
-        shown = [(s, [b for b in s.blocks if b.shown(detail)]) for s in self.sections]
-        return [(s, blocks) for s, blocks in shown if blocks or s.key == "gate"]
-
-
-# The one order of every view.
-SECTION_ORDER = ("gate", "headline", "comparison", "thresholds", "cases", "notes", "detail")
+    @classmethod
+    def of(cls, reasons: Sequence[str]) -> Gate:
+        """A gate passes exactly when it has no reason to fail."""
+        return cls(not reasons, tuple(reasons))
 
 
-def _table(title: str, table: Table, low: Detail = Detail.SHORT, **kw: Any) -> Block:
-    header, rows = table
-    return Block(title, tuple(header), tuple(tuple(r) for r in rows), low=low, **kw)
+@dataclass(frozen=True, slots=True)
+class ModelEntry:
+    """One model's metrics and documents under one benchmark."""
+
+    metrics: Mapping[str, Any]
+    documents: Documents
+    flaky: tuple[Mapping[str, Any], ...] = ()  # cases whose repeated samples disagree
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"metrics": self.metrics, "documents": self.documents}
+        if self.flaky:
+            out["flaky"] = list(self.flaky)
+        return out
 
 
-def _trimmed(title: str, table: Table | None, low: Detail = Detail.SHORT) -> list[Block]:
-    """The whole table from `-v` on; the short view keeps its first rows and says how
-    many it left out."""
-    if table is None:
-        return []
-    header, rows = table
-    if len(rows) <= SHORT_ROWS or low > Detail.SHORT:
-        return [_table(title, table, low)]
-    more = f"… {len(rows) - SHORT_ROWS} more (-v shows all)"
-    return [
-        _table(title, (header, rows[:SHORT_ROWS]), high=Detail.SHORT, lines=(more,)),
-        _table(title, table, Detail.FULL),
-    ]
+@dataclass(frozen=True, slots=True)
+class BenchmarkEntry:
+    """One benchmark: identity, compare() bounds, models, comparisons and model pairs.
 
+    The bounds are None for a benchmark this run knew only from the baseline."""
 
-def _gate(report: Report) -> Section:
-    reasons = tuple(str(r).strip() for r in (report.get("gate") or {}).get("reasons") or ())
-    return Section(
-        "gate", "gate", (Block("why the gate failed", lines=reasons),) if reasons else ()
-    )
+    version: str
+    description: str
+    metric_unit: str
+    headline_metric: str
+    fingerprint: str
+    config: Mapping[str, Any]
+    models: Mapping[str, ModelEntry]
+    regression_threshold: float | None = None
+    improvement_threshold: float | None = None
+    comparison: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+    paired: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+    runs: Mapping[str, Any] | None = None  # per model, a summary of agent-runs records
 
+    @property
+    def headline(self) -> str:
+        return self.headline_metric or DEFAULT_HEADLINE
 
-def _verdict_counts(comparisons: Mapping[tuple[str, str], Mapping[str, Any]]) -> str:
-    counts: dict[str, int] = {}
-    for c in comparisons.values():
-        verdict = str(c.get("verdict", "—"))
-        counts[verdict] = counts.get(verdict, 0) + 1
-    return ", ".join(f"{n} {verdict}" for verdict, n in sorted(counts.items()))
-
-
-def _comparison(report: Report) -> Section:
-    comparisons = comparisons_of(report)
-    headlines = {name: headline_of(e) for name, e in report["benchmarks"].items()}
-    blocks: list[Block] = []
-    table = comparison_table(comparisons, headlines)
-    if table is not None:
-        title = "compared with the baseline"
-        counts = (_verdict_counts(comparisons),)
-        header, rows = table
-        verdicts = [c.get("verdict") for _, c in sorted(comparisons.items())]
-        moved = [row for row, v in zip(rows, verdicts, strict=True) if v != "neutral"]
-        if moved:  # the short view lists only what a reader must act on
-            blocks.append(_table(title, (header, moved), high=Detail.SHORT, lines=counts))
-        else:
-            blocks.append(Block(title, lines=counts, high=Detail.SHORT))
-        blocks.append(_table(title, table, Detail.FULL))
-        notes = tuple(comparison_notes(comparisons))
-        if notes:
-            blocks.append(Block(lines=notes))
-        for (name, model), c in sorted(comparisons.items()):
-            paired = c.get("paired") or {}
-            bins = paired.get("histogram") or ()
-            changed = any(
-                int(b.get("count") or 0) for b in bins if tuple(b.get("range") or ()) != (0.0, 0.0)
-            )
-            flipped = [f for f in c.get("flipped") or () if isinstance(f, Mapping)]
-            if flipped:
-                rows = [
-                    [
-                        str(f.get("id")),
-                        str(f.get("case")),
-                        fmt(f.get("baseline")),
-                        fmt(f.get("candidate")),
-                    ]
-                    for f in flipped
-                ]
-                blocks.append(
-                    _table(
-                        f"{name} ({model}): cases that flipped (passed, now failed)",
-                        (["id", "file", "baseline", "candidate"], rows),
-                        Detail.FULL,
-                    )
-                )
-            lines = [honest_line(c)]
-            if bins and not changed:
-                lines.append(f"all {paired.get('n', 0)} paired cases unchanged")
-            chart = Chart("histogram", bins) if changed else None
-            blocks.append(
-                Block(
-                    f"{name} ({model}) against the baseline",
-                    lines=tuple(lines),
-                    low=Detail.PAGE,
-                    chart=chart,
-                )
-            )
-    blocks += _trimmed("models compared (B − A)", pairs_table(report))
-    return Section("comparison", "comparison", tuple(blocks))
-
-
-def _thresholds(report: Report) -> Section:
-    thresholds = list(report.get("thresholds") or ())
-    if not thresholds:
-        return Section("thresholds", "thresholds", ())
-    header, rows = threshold_table(thresholds)
-    failed = [row for row, t in zip(rows, thresholds, strict=True) if not t.get("passed")]
-    passed = len(thresholds) - len(failed)
-    blocks = [
-        Block("thresholds", lines=(f"{passed} of {len(thresholds)} passed",), high=Detail.SHORT)
-    ]
-    if failed:
-        blocks.append(_table("thresholds failed", (header, failed), high=Detail.SHORT))
-    blocks.append(_table("thresholds", (header, rows), Detail.FULL))
-    for t in thresholds:
-        cases = None if t.get("passed") else threshold_cases_table(t)
-        if cases is not None:
-            title = (
-                f"{t.get('benchmark')}:{t.get('metric')} ({t.get('model')}) failed: "
-                "the cases that pull it down most"
-            )
-            blocks.append(_table(title, cases, Detail.FULL))
-    return Section("thresholds", "thresholds", tuple(blocks))
-
-
-def _cases(report: Report) -> Section:
-    blocks = [
-        *_trimmed("worst-regressed cases", worst_table(comparisons_of(report))),
-        *_trimmed("flaky cases (samples disagree)", flaky_table(report)),
-    ]
-    return Section("cases", "flaky and worst cases", tuple(blocks))
-
-
-def _notes(report: Report) -> Section:
-    c = report.get("completeness") or {}
-    tool, run = report.get("tool") or {}, report.get("run") or {}
-    counts = (
-        f"{c.get('collected', 0)} items collected, {c.get('scored', 0)} scored, "
-        f"{len(c.get('errors') or ())} errors, {len(c.get('missing') or ())} missing predictions"
-    )
-    meta = f"{tool.get('name', '')} {tool.get('version', '')}, started {run.get('started_at', '—')}"
-    blocks = [Block("completeness", lines=(counts, meta), low=Detail.FULL)]
-    notes = tuple(str(n) for n in c.get("notes") or ())
-    if notes:
-        blocks.append(Block("notes", lines=notes))
-    return Section("notes", "notes and completeness", tuple(blocks))
-
-
-def _message(document: Mapping[str, Any], details: Mapping[str, Any]) -> str:
-    """The report keeps the message of an error or a missing prediction; a score
-    below the pass mark says why as the failed item's headline does."""
-    if document.get("message"):
-        return str(document["message"])
-    unscored = unscored_fields(details)
-    why = f"fields not scored: {', '.join(unscored)}" if unscored else "below the pass mark"
-    score = document.get("score")
-    return f"scored {score:.2f}: {why}" if isinstance(score, (int, float)) else why
-
-
-def _failures(documents: Sequence[Mapping[str, Any]]) -> Table | None:
-    """Each failed document's message, then per failing field expected, actual, rung."""
-    rows: list[list[str]] = []
-    for d in documents:
-        if d.get("outcome") not in ("failed", "error"):
-            continue
-        details = d.get("details")
-        details = details if isinstance(details, Mapping) else {}
-        # fields by name: a run's details keep the benchmark's order, a saved report's are sorted
-        fields = sorted(failing_fields(details))
-        explained = [*fields, *(("", line) for line in failed_checks(details))]
-        first = [str(d.get("id")), str(d.get("outcome")), _message(d, details)]
-        for i, (field, diff) in enumerate(explained or [("", "")]):
-            rows.append([*(first if i == 0 else ["", "", ""]), field, diff])
-    header = ["id", "outcome", "message", "field", "expected, actual (rung score)"]
-    return (header, rows) if rows else None
-
-
-def _worst_failed(documents: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
-    """The failed and errored documents with the lowest scores (errors first), at most
-    `SHORT_ROWS`, in id order within a score: one pass, never a row per document."""
-    failed = (d for d in documents if d.get("outcome") in ("failed", "error"))
-    return heapq.nsmallest(SHORT_ROWS, failed, key=_lowest_first)
-
-
-def _lowest_first(document: Mapping[str, Any]) -> tuple[float, str, str]:
-    """Lowest score first (an error, with none, before all), then id, then file: one
-    order whichever order the documents come in (a run's, a saved report's)."""
-    score = document.get("score")
-    return (
-        float(score) if is_number(score) else -1.0,
-        str(document.get("id")),
-        str(document.get("case")),
-    )
-
-
-def _cumulative_best(documents: Sequence[Mapping[str, Any]]) -> list[tuple[str, list[float]]]:
-    """(id, cumulative best per iteration) of each document that has them."""
-    curves = []
-    for d in documents:
-        details = d.get("details")
-        values = details.get("cumulative_best") if isinstance(details, Mapping) else None
-        if isinstance(values, list) and values and all(is_number(v) for v in values):
-            curves.append((str(d.get("id")), [float(v) for v in values]))
-    return curves
-
-
-def _documents(documents: Sequence[Mapping[str, Any]]) -> Table:
-    rows = [
-        [
-            str(d.get("id")),
-            str(d.get("case")),
-            fmt(d.get("score")),
-            str(d.get("outcome")),
-            str(d.get("message") or ""),
-        ]
-        for d in documents
-    ]
-    return ["id", "case", "score", "outcome", "message"], rows
-
-
-def _detail(report: Report, registry: Registry, detail: Detail) -> Section:
-    hint = "-v shows the per-benchmark tables: metrics per model, per field, model pairs"
-    blocks = [Block(lines=(hint,), high=Detail.SHORT)]
-    for name, entry in sorted(report["benchmarks"].items()):
-        models = dict(sorted(entry["models"].items()))
-        if not models:
-            continue
-        about = (f"version {entry.get('version', '')}", str(entry.get("description") or ""))
-        blocks.append(Block(name, lines=about, low=Detail.PAGE))
-        title = f"{name}: models side by side" if len(models) > 1 else f"{name}: metrics"
-        blocks.append(_table(title, metrics_table(entry), Detail.FULL))
-        per_field = {
-            m: data["metrics"].get("per_field_accuracy") or {} for m, data in models.items()
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "version": self.version,
+            "description": self.description,
+            "metric_unit": self.metric_unit,
+            "headline_metric": self.headline_metric,
+            "fingerprint": self.fingerprint,
+            "config": self.config,
+            "models": {model: entry.to_json() for model, entry in self.models.items()},
         }
-        if any(per_field.values()):
-            chart = Chart("field_bars", per_field)
-            blocks.append(Block(f"{name}: per-field accuracy", low=Detail.PAGE, chart=chart))
-        blocks += [
-            _table(t, table, Detail.FULL) for t, table in paired_sections(name, entry, registry)
-        ]
-        for model, data in models.items():
-            if detail == Detail.FULL:  # -v and markdown: the worst failures explained
-                worst = _failures(_worst_failed(data["documents"]))
-                if worst is not None:
-                    title = f"{name} ({model}): worst failed documents"
-                    blocks.append(_table(title, worst, Detail.FULL, high=Detail.FULL))
-            if detail < Detail.PAGE:  # a row per document: built only for the page
-                continue
-            curves = _cumulative_best(data["documents"])
-            if curves:
-                title = f"{name} ({model}): cumulative best per trajectory"
-                chart = Chart("cumulative_best", curves)
-                blocks.append(Block(title, low=Detail.PAGE, chart=chart))
-            failures = _failures(data["documents"])
-            if failures is not None:
-                title = f"{name} ({model}): failed documents"
-                blocks.append(_table(title, failures, Detail.PAGE))
-            documents = _documents(data["documents"])
-            title = f"{name} ({model}): {len(documents[1])} documents"
-            blocks.append(_table(title, documents, Detail.PAGE, folded=True))
-    return Section("detail", "per-benchmark detail", tuple(blocks))
+        if self.regression_threshold is not None:
+            out["regression_threshold"] = self.regression_threshold
+        if self.improvement_threshold is not None:
+            out["improvement_threshold"] = self.improvement_threshold
+        if self.comparison:
+            out["comparison"] = dict(self.comparison)
+        if self.paired:
+            out["paired"] = dict(self.paired)
+        if self.runs is not None:
+            out["runs"] = self.runs
+        return out
+
+    @classmethod
+    def from_json(
+        cls, name: str, data: Mapping[str, Any], missing: frozenset[str]
+    ) -> BenchmarkEntry:
+        """A saved entry; `missing` holds the node ids whose prediction was missing."""
+        models = {
+            model: ModelEntry(
+                entry["metrics"],
+                Documents(
+                    [
+                        ReportDocument.from_json(doc, name, model, missing=doc["nodeid"] in missing)
+                        for doc in entry["documents"]
+                    ]
+                ),
+                tuple(entry.get("flaky") or ()),
+            )
+            for model, entry in data["models"].items()
+        }
+        return cls(
+            version=data["version"],
+            description=str(data.get("description") or ""),
+            metric_unit=str(data.get("metric_unit") or ""),
+            headline_metric=str(data.get("headline_metric") or ""),
+            fingerprint=data["fingerprint"],
+            config=data.get("config") or {},
+            models=models,
+            regression_threshold=data.get("regression_threshold"),
+            improvement_threshold=data.get("improvement_threshold"),
+            comparison=data.get("comparison") or {},
+            paired=data.get("paired") or {},
+            runs=data.get("runs"),
+        )
 
 
-def report_view(report: Report, registry: Registry, detail: Detail = Detail.PAGE) -> ReportView:
-    """The sections of `report` (the canonical JSON report), in `SECTION_ORDER`.
+@dataclass(frozen=True, slots=True)
+class Report:
+    """The whole report. `run` (timings, versions) is the one part two runs of one
+    suite may differ in."""
 
-    `registry` gives each benchmark's own model-pair tables (`paired_tables`). The
-    tables of every document are built only up to `detail`, the most a view will
-    show: the terminal of a 100k-document run never holds a row per document.
-    """
-    sections = (
-        _gate(report),
-        Section("headline", "headline", (_table("", summary_table(report)),)),
-        _comparison(report),
-        _thresholds(report),
-        _cases(report),
-        _notes(report),
-        _detail(report, registry, detail),
-    )
-    assert tuple(s.key for s in sections) == SECTION_ORDER
-    return ReportView(
-        passed=bool((report.get("gate") or {}).get("passed")),
-        sections=sections,
-    )
+    benchmarks: Mapping[str, BenchmarkEntry]
+    thresholds: tuple[ThresholdResult, ...]
+    gate: Gate
+    completeness: Completeness
+    run: Mapping[str, Any]
+    tool_name: str = TOOL_NAME
+    tool_version: str = __version__
+    schema_version: int = SCHEMA_VERSION
+
+    def with_reasons(self, reasons: Sequence[str]) -> Report:
+        return replace(self, gate=Gate.of(reasons))
+
+    def entries(self) -> Iterator[tuple[str, str, BenchmarkEntry, ModelEntry]]:
+        """(benchmark, model, its entry, the model's entry), sorted by both names."""
+        for name, entry in sorted(self.benchmarks.items()):
+            for model, data in sorted(entry.models.items()):
+                yield name, model, entry, data
+
+    def comparisons(self) -> dict[tuple[str, str], Mapping[str, Any]]:
+        """Every benchmark x model compared with the baseline."""
+        return {
+            (name, model): comparison
+            for name, entry in self.benchmarks.items()
+            for model, comparison in entry.comparison.items()
+        }
+
+    def model_names(self) -> list[str]:
+        return sorted({model for entry in self.benchmarks.values() for model in entry.models})
+
+    def documents(self) -> dict[tuple[str, str], list[ReportDocument]]:
+        """Every document per (benchmark, model), as the aggregator holds them."""
+        return {
+            (name, model): list(data.documents.sources) for name, model, _, data in self.entries()
+        }
+
+    def to_json(self) -> dict[str, Any]:
+        """The file's content; documents stay `Documents`, which the writer streams."""
+        return {
+            "schema_version": self.schema_version,
+            "tool": {"name": self.tool_name, "version": self.tool_version},
+            "benchmarks": {name: entry.to_json() for name, entry in self.benchmarks.items()},
+            "thresholds": [t.to_json() for t in self.thresholds],
+            "gate": {"passed": self.gate.passed, "reasons": list(self.gate.reasons)},
+            "completeness": self.completeness.to_json(),
+            "run": self.run,
+        }
+
+    @classmethod
+    def from_json(cls, data: ReportJson) -> Report:
+        """A report checked against the contract (`contract.problem`) first; keys an
+        earlier version did not write read as empty."""
+        completeness = Completeness.from_json(data.get("completeness") or {})
+        missing = frozenset(str(m.get("nodeid")) for m in completeness.missing)
+        tool = data.get("tool") or {"name": TOOL_NAME, "version": ""}
+        gate = data.get("gate") or {"passed": False, "reasons": []}
+        return cls(
+            benchmarks={
+                name: BenchmarkEntry.from_json(name, entry, missing)
+                for name, entry in data["benchmarks"].items()
+            },
+            thresholds=tuple(ThresholdResult.from_json(t) for t in data.get("thresholds") or ()),
+            gate=Gate(gate["passed"], tuple(gate["reasons"])),
+            completeness=completeness,
+            run=dict(data.get("run") or {}),
+            tool_name=tool["name"],
+            tool_version=tool["version"],
+        )

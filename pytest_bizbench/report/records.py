@@ -111,7 +111,7 @@ class ReportDocument:
         parsed: dict[str, Any] = json.loads(self.metadata_json)
         return parsed
 
-    def as_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, Any]:
         return {**self.fields(), "details": self.details, "metadata": self.metadata}
 
     def fields(self) -> dict[str, Any]:
@@ -144,7 +144,7 @@ class ReportDocument:
     def from_json(
         cls, doc: Mapping[str, Any], benchmark: str, model: str, *, missing: bool
     ) -> ReportDocument:
-        """The inverse of `as_json`, for documents of a saved report (shard merge)."""
+        """The inverse of `to_json`, for documents of a saved report."""
         outcome = str(doc["outcome"])
         status = MISSING if missing else ERROR if outcome == ERROR else SCORED
         latency = doc.get("latency_ms")
@@ -201,7 +201,7 @@ class ThresholdCase:
     rung: str | None = None
     refusal_class: str | None = None
 
-    def as_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, Any]:
         shown = {
             "case": self.case,
             "id": self.id,
@@ -215,6 +215,19 @@ class ThresholdCase:
         keep = ("case", "id", "score")
         return {k: v for k, v in shown.items() if k in keep or v is not None}
 
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> ThresholdCase:
+        return cls(
+            case=data["case"],
+            id=data["id"],
+            score=data["score"],
+            field=data.get("field"),
+            expected=data.get("expected"),
+            actual=data.get("actual"),
+            rung=data.get("rung"),
+            refusal_class=data.get("refusal_class"),
+        )
+
 
 @dataclass(frozen=True, slots=True)
 class ThresholdResult:
@@ -225,7 +238,7 @@ class ThresholdResult:
     note: str = ""
     cases: tuple[ThresholdCase, ...] = ()  # a failed one's worst cases, worst first
 
-    def as_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, Any]:
         t = self.threshold
         shown = {
             "benchmark": t.benchmark,
@@ -237,8 +250,21 @@ class ThresholdResult:
             "passed": self.passed,
         }
         if self.cases:
-            shown["cases"] = [c.as_json() for c in self.cases]
+            shown["cases"] = [c.to_json() for c in self.cases]
         return shown
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> ThresholdResult:
+        t = Threshold(
+            data["benchmark"],
+            data["model"],
+            data["metric"],
+            data["op"],
+            float(data["value"]),
+            f"{data['benchmark']}:{data['model']}:{data['metric']} {data['op']} {data['value']:g}",
+        )
+        cases = tuple(ThresholdCase.from_json(c) for c in data.get("cases") or ())
+        return cls(t, data["model"], data["actual"], data["passed"], cases=cases)
 
     def describe(self) -> str:
         t = self.threshold
@@ -272,7 +298,7 @@ class Completeness:
             self.errors or self.missing or self.not_run or self.interrupted or self.unmerged
         )
 
-    def as_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, Any]:
         return {
             "complete": self.complete,
             "filtered": self.filtered,
@@ -286,6 +312,22 @@ class Completeness:
             "notes": list(self.notes),
             **({"unmerged": list(self.unmerged)} if self.unmerged else {}),
         }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Completeness:
+        """A saved report's; keys an earlier version did not write read as empty."""
+        return cls(
+            filtered=bool(data.get("filtered")),
+            collected=int(data.get("collected") or 0),
+            not_run=int(data.get("not_run") or 0),
+            interrupted=bool(data.get("interrupted")),
+            scored=int(data.get("scored") or 0),
+            errors=tuple(data.get("errors") or ()),
+            missing=tuple(data.get("missing") or ()),
+            shard=bool(data.get("shard")),
+            notes=tuple(str(note) for note in data.get("notes") or ()),
+            unmerged=tuple(str(item) for item in data.get("unmerged") or ()),
+        )
 
     def reasons(self) -> list[str]:
         found = []

@@ -12,7 +12,7 @@ would give, byte for byte.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 from pytest_bizbench.report.records import ReportDocument
@@ -51,11 +51,16 @@ class Documents(LazySequence[ReportDocument, Mapping[str, Any]]):
     def _make(self, source: ReportDocument) -> Mapping[str, Any]:
         return DocumentView(source)
 
+    @property
+    def sources(self) -> Sequence[ReportDocument]:
+        """The documents in their compact form, as the aggregator holds them."""
+        return self._sources
+
     def encoded(self) -> Iterator[str]:
         """The JSON array, one document's text at a time."""
         yield "["
         for i, doc in enumerate(self._sources):
-            yield ("," if i else "") + _text(doc.as_json())
+            yield ("," if i else "") + _text(doc.to_json())
         yield "]"
 
 

@@ -1,45 +1,22 @@
-"""The report's tables, as rows of text, read from the report dict every view shares."""
+"""The report's tables, as rows of text, read from the `Report` every view shares."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from pytest_bizbench.maths.figures import is_number
 from pytest_bizbench.maths.stats import MIN_SIGNIFICANT_CASES
-from pytest_bizbench.report.records import FAILED, PASSED
+from pytest_bizbench.report.model import BenchmarkEntry, Report
+from pytest_bizbench.report.records import FAILED, PASSED, ThresholdResult
 from pytest_bizbench.run.payload import ERROR
-from pytest_bizbench.run.registry import Registry
+from pytest_bizbench.scoring.passk import is_sample_metric
+from pytest_bizbench.sdk import SCORE_SUMMARY
 
-# metrics shown next to the headline, where a benchmark reports them
-COMPONENTS = (
-    "completeness",
-    "correctness",
-    "mean_compliance_score",
-    "mean_evidence_score",
-    "micro_recall",
-    "mrr",
-    "refusal_rate",
-    "incorrect_rate",
-    "attempted_rate",
-    "accuracy_given_attempted",
-    "f_score",
-)
-# a benchmark's own metrics its metrics table shows where it reports them (the
-# trajectory built-in's); an object's numbers each as a row `metric.key`
-OWN_METRICS = (
-    "iterations",
-    "first",
-    "best",
-    "improvement",
-    "steps_to_best",
-    "repeat_rate",
-    "knob_coverage",
-    "mode_dominance",
-    "skipped_records",
-)
 Table = tuple[list[str], list[list[str]]]
-Report = Mapping[str, Any]
+# rows of one model pair's table kept in the terminal and the step summary; the
+# page shows every row
+PAIR_ROWS = 20
 
 
 def fmt(value: Any) -> str:
@@ -50,25 +27,18 @@ def fmt(value: Any) -> str:
     return str(value)
 
 
-def headline_of(entry: Mapping[str, Any]) -> str:
-    return str(entry.get("headline_metric") or "accuracy")
-
-
-def model_entries(
-    report: Report,
-) -> Iterator[tuple[str, str, Mapping[str, Any], Mapping[str, Any]]]:
-    """(benchmark, model, benchmark entry, model entry), sorted by benchmark and model."""
-    for name, entry in sorted(report["benchmarks"].items()):
-        for model, data in sorted(entry["models"].items()):
-            yield name, model, entry, data
-
-
-def comparisons_of(report: Report) -> dict[tuple[str, str], Mapping[str, Any]]:
-    return {
-        (name, model): comparison
-        for name, entry in report["benchmarks"].items()
-        for model, comparison in (entry.get("comparison") or {}).items()
-    }
+def components(metrics: Mapping[str, Any], headline: str) -> list[str]:
+    """The metrics shown beside the headline: the benchmark's own rates, which are
+    every fractional metric but the headline and the score summary and sample
+    statistics every benchmark gets."""
+    return [
+        key
+        for key, value in sorted(metrics.items())
+        if key != headline
+        and isinstance(value, float)
+        and key not in SCORE_SUMMARY
+        and not is_sample_metric(key)
+    ]
 
 
 def summary_table(report: Report) -> Table:
@@ -87,19 +57,19 @@ def summary_table(report: Report) -> Table:
         "delta",
     ]
     rows = []
-    for name, model, entry, data in model_entries(report):
-        metrics: Mapping[str, Any] = data["metrics"]
-        headline = headline_of(entry)
-        components = ", ".join(f"{key} {fmt(metrics[key])}" for key in COMPONENTS if key in metrics)
-        outcomes = [d.get("outcome") for d in data["documents"]]
-        comparison = (entry.get("comparison") or {}).get(model, {})
+    for name, model, entry, data in report.entries():
+        metrics = data.metrics
+        headline = entry.headline
+        shown = ", ".join(f"{key} {fmt(metrics[key])}" for key in components(metrics, headline))
+        outcomes = [d.outcome for d in data.documents.sources]
+        comparison = entry.comparison.get(model, {})
         rows.append(
             [
                 name,
                 model,
                 headline,
                 fmt(metrics.get(headline)),
-                components or "—",
+                shown or "—",
                 str(len(outcomes)),
                 str(outcomes.count(PASSED)),
                 str(outcomes.count(FAILED)),
@@ -111,54 +81,22 @@ def summary_table(report: Report) -> Table:
     return header, rows
 
 
-def metrics_table(entry: Mapping[str, Any]) -> Table:
-    """One benchmark's metrics as rows and its models as columns, per field included."""
-    models = sorted(entry["models"])
-    per_model = {m: entry["models"][m]["metrics"] for m in models}
-    fields = sorted(
-        {f for metrics in per_model.values() for f in metrics.get("per_field_accuracy") or {}}
-    )
-    rows = [
-        [key, *(fmt(per_model[m].get(key)) for m in models)]
-        for key in (headline_of(entry), *COMPONENTS)
-        if any(key in metrics for metrics in per_model.values())
-    ]
-    for key in OWN_METRICS:
+def metrics_table(entry: BenchmarkEntry) -> Table:
+    """One benchmark's metrics as rows and its models as columns: the headline first,
+    then every metric by name, an object's entries each as a row `metric.key`."""
+    models = sorted(entry.models)
+    per_model = {m: entry.models[m].metrics for m in models}
+    names = sorted({key for metrics in per_model.values() for key in metrics} - {entry.headline})
+    rows = [[entry.headline, *(fmt(per_model[m].get(entry.headline)) for m in models)]]
+    for key in names:
         values = [per_model[m].get(key) for m in models]
-        if all(v is None for v in values):
+        if not any(isinstance(v, Mapping) for v in values) or all(map(_is_slice, values)):
+            rows.append([key, *(_cell(v) for v in values)])
             continue
-        if not any(isinstance(v, Mapping) for v in values):
-            rows.append([key, *(fmt(v) for v in values)])
-            continue
-        parts = sorted({part for v in values if isinstance(v, Mapping) for part in v})
+        parts = sorted({str(part) for v in values for part in _mapping(v)})
         rows += [
-            [
-                f"{key}.{part}",
-                *(fmt(v.get(part) if isinstance(v, Mapping) else None) for v in values),
-            ]
-            for part in parts
+            [f"{key}.{part}", *(_cell(_mapping(v).get(part)) for v in values)] for part in parts
         ]
-    rows += [
-        [
-            f"per_field_accuracy.{field}",
-            *(fmt((per_model[m].get("per_field_accuracy") or {}).get(field)) for m in models),
-        ]
-        for field in fields
-    ]
-    rules = sorted(
-        {key for metrics in per_model.values() for key in metrics if key.startswith("rule_")}
-    )
-    rows += [[key, *(_slice(per_model[m].get(key)) for m in models)] for key in rules]
-    groups = sorted(
-        {str(g) for metrics in per_model.values() for g in _mapping(metrics.get("groups"))}
-    )
-    rows += [
-        [
-            f"groups.{group}",
-            *(_slice(_mapping(per_model[m].get("groups")).get(group)) for m in models),
-        ]
-        for group in groups
-    ]
     return ["metric", *models], rows
 
 
@@ -166,33 +104,58 @@ def _mapping(value: Any) -> Mapping[str, Any]:
     return value if isinstance(value, Mapping) else {}
 
 
-def _slice(value: Any) -> str:
-    """A MATCH_RULES rule's or a `group_by` group's accuracy and its count: `0.8222 (n 15)`."""
+def _is_slice(value: Any) -> bool:
+    """A rule's or a group's accuracy and count, shown as one cell."""
+    return isinstance(value, Mapping) and set(value) == {"accuracy", "count"}
+
+
+def _cell(value: Any) -> str:
+    """One value of a metric's object: a slice's accuracy and count as `0.8222 (n 15)`,
+    an object as `f1 0.9000, tp 9` (keys by name, so a run and its saved report read
+    alike), else the value."""
     if not isinstance(value, Mapping):
         return fmt(value)
-    return f"{fmt(value.get('accuracy'))} (n {value.get('count', '—')})"
+    if _is_slice(value):
+        return f"{fmt(value.get('accuracy'))} (n {value.get('count', '—')})"
+    return ", ".join(f"{k} {_cell(v)}" for k, v in sorted(value.items()))
 
 
-def paired_sections(
-    name: str, entry: Mapping[str, Any], registry: Registry
-) -> list[tuple[str, Table]]:
-    """The benchmark's own tables of its model pairs (`BenchmarkPlugin.paired_tables`)."""
-    benchmark = registry.get(name)
-    if benchmark is None:
-        return []
-    return [
-        (f"{name} {label}: {title}", (header, rows))
-        for label, paired in sorted((entry.get("paired") or {}).items())
-        for title, header, rows in benchmark.paired_tables(paired)
-    ]
+def pair_tables(name: str, entry: BenchmarkEntry, rows_kept: int | None) -> list[tuple[str, Table]]:
+    """Each model pair's objects of rows as tables: whatever `compare_models()` returns
+    as `{key: {row: {column: value}}}` (per group, per requirement, per task) is one
+    table, rows with a delta worst first. `rows_kept` cuts each table, saying how many
+    rows it left out; None keeps all."""
+    tables = []
+    for label, paired in sorted(entry.paired.items()):
+        models = _mapping(paired.get("models"))
+        names = ", ".join(f"{k} = {v}" for k, v in sorted(models.items()) if isinstance(v, str))
+        for key, value in sorted(paired.items()):
+            rows_of = _mapping(value)
+            if not rows_of or not all(isinstance(row, Mapping) for row in rows_of.values()):
+                continue
+            columns = sorted({str(c) for row in rows_of.values() for c in row})
+            delta = next((c for c in columns if c.startswith("delta")), None)
+            order = sorted(rows_of, key=lambda r: (_worst_first(rows_of[r], delta), str(r)))
+            rows = [[str(r), *(_cell(rows_of[r].get(c)) for c in columns)] for r in order]
+            if rows_kept is not None and len(rows) > rows_kept:
+                left = len(rows) - rows_kept
+                rows = [*rows[:rows_kept], [f"… {left} more", *[""] * len(columns)]]
+            title = f"{name} {label}: by {key}" + (f" ({names})" if names else "")
+            tables.append((title, ([key, *columns], rows)))
+    return tables
+
+
+def _worst_first(row: Mapping[str, Any], delta: str | None) -> float:
+    value = row.get(delta) if delta is not None else None
+    return float(value) if is_number(value) else 0.0
 
 
 def pairs_table(report: Report) -> Table | None:
     """Every model pair of every benchmark, B minus A on the headline, with its paired CI."""
     rows = []
-    for name, entry in sorted(report["benchmarks"].items()):
-        headline = headline_of(entry)
-        for label, paired in sorted((entry.get("paired") or {}).items()):
+    for name, entry in sorted(report.benchmarks.items()):
+        headline = entry.headline
+        for label, paired in sorted(entry.paired.items()):
             cases = paired.get("cases") or {}
             rows.append(
                 [
@@ -225,66 +188,55 @@ def _signed(value: Any) -> str:
     return f"{value:+.4f}" if isinstance(value, float) else fmt(value)
 
 
-def threshold_table(thresholds: list[Mapping[str, Any]]) -> Table:
+def threshold_table(thresholds: Sequence[ThresholdResult]) -> Table:
     header = ["threshold", "model", "actual", "result"]
     rows = [
         [
-            f"{t.get('benchmark')}:{t.get('metric')} {t.get('op')} {_general(t.get('value'))}",
-            str(t.get("model")),
-            fmt(t.get("actual")),
-            "pass"
-            if t.get("passed")
-            else ("FAIL" if t.get("actual") is not None else "FAIL no such metric"),
+            f"{t.threshold.benchmark}:{t.threshold.metric} {t.threshold.op} "
+            f"{_general(t.threshold.value)}",
+            t.model,
+            fmt(t.actual),
+            "pass" if t.passed else ("FAIL" if t.actual is not None else "FAIL no such metric"),
         ]
         for t in thresholds
     ]
     return header, rows
 
 
-def threshold_cases_table(threshold: Mapping[str, Any]) -> Table | None:
+def threshold_cases_table(threshold: ThresholdResult) -> Table | None:
     """The cases a failed threshold names (`gate.explain`): for a refusal rate each
     refused answer's class and text; else each case's score, and for a per-field
     metric the field's expected and actual values and rung."""
-    cases = [c for c in threshold.get("cases") or () if isinstance(c, Mapping)]
+    cases = threshold.cases
     if not cases:
         return None
-    if any("refusal_class" in c for c in cases):
+    if any(c.refusal_class is not None for c in cases):
         header = ["id", "file", "class", "answer"]
-        rows = [
-            [
-                str(c.get("id")),
-                str(c.get("case")),
-                str(c.get("refusal_class")),
-                str(c.get("actual")),
-            ]
-            for c in cases
-        ]
+        rows = [[c.id, c.case, str(c.refusal_class), str(c.actual)] for c in cases]
         return header, rows
-    if any("field" in c for c in cases):
+    if any(c.field is not None for c in cases):
         header = ["id", "file", "field", "expected", "actual", "rung score"]
         rows = [
             [
-                str(c.get("id")),
-                str(c.get("case")),
-                str(c.get("field")),
-                repr(c.get("expected")),
-                repr(c.get("actual")),
-                f"{c.get('rung')} {fmt(c.get('score'))}",
+                c.id,
+                c.case,
+                str(c.field),
+                repr(c.expected),
+                repr(c.actual),
+                f"{c.rung} {fmt(c.score)}",
             ]
             for c in cases
         ]
         return header, rows
-    return ["id", "file", "score"], [
-        [str(c.get("id")), str(c.get("case")), fmt(c.get("score"))] for c in cases
-    ]
+    return ["id", "file", "score"], [[c.id, c.case, fmt(c.score)] for c in cases]
 
 
 def flaky_table(report: Report) -> Table | None:
     """Cases whose repeated samples disagree, per benchmark x model."""
     rows = [
         [name, model, str(f["id"]), str(f["case"]), f"{f['passed']} of {f['n']}"]
-        for name, model, _, data in model_entries(report)
-        for f in data.get("flaky") or ()
+        for name, model, _, data in report.entries()
+        for f in data.flaky
     ]
     return (["benchmark", "model", "case", "file", "samples passed"], rows) if rows else None
 

@@ -3,17 +3,15 @@ default, every table with `-v`."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from pytest_bizbench.io.escape import terminal_text
 from pytest_bizbench.maths.figures import plural
-from pytest_bizbench.report.model import Block, Detail, ReportView, report_view
+from pytest_bizbench.report.model import Report
 from pytest_bizbench.report.tables import Table
-from pytest_bizbench.run.registry import Registry
+from pytest_bizbench.report.view import Block, Detail, ReportView, report_view
 
 ELLIPSIS = "…"
 NOTHING = "—"  # a table cell's word for no value
@@ -83,19 +81,18 @@ def block_lines(block: Block, width: int | None = None) -> list[str]:
     return shown if width is None else [cut(line, width) for line in shown]
 
 
-def counts_line(report: Mapping[str, Any]) -> str:
+def counts_line(report: Report) -> str:
     """The run's counts in a few words: items, scored, errors, missing predictions."""
-    c = report.get("completeness") or {}
+    c = report.completeness
     return (
-        f"{plural(c.get('collected', 0), 'item')}, {c.get('scored', 0)} scored, "
-        f"{plural(len(c.get('errors') or ()), 'error')}, {len(c.get('missing') or ())} missing"
+        f"{plural(c.collected, 'item')}, {c.scored} scored, "
+        f"{plural(len(c.errors), 'error')}, {len(c.missing)} missing"
     )
 
 
 def write_summary(
     reporter: pytest.TerminalReporter,
-    report: Mapping[str, Any],
-    registry: Registry,
+    report: Report,
     report_path: Path | None,
     report_error: str | None,
     *,
@@ -110,7 +107,7 @@ def write_summary(
     """
     reporter.write_sep("=", "bizbench")
     width = None if reporter.verbosity > 0 else reporter.config.get_terminal_writer().fullwidth
-    view = report_view(report, registry, Detail.FULL if reporter.verbosity > 0 else Detail.SHORT)
+    view = report_view(report, Detail.FULL if reporter.verbosity > 0 else Detail.SHORT)
     verdict = ("bizbench gate: passed", {"green": True})
     if not view.passed:
         verdict = ("bizbench gate: FAILED", {"red": True, "bold": True})

@@ -11,12 +11,15 @@ such a case is flaky, and its one-sample verdict is a coin toss.
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
 from pytest_bizbench.maths.figures import mean
+
+_SAMPLE_METRIC = re.compile(r"pass_(?:at|hat)_\d+")
 
 
 def _check(name: str, n: int, c: int, k: int) -> None:
@@ -82,6 +85,11 @@ def sample_counts(details: Mapping[str, Any]) -> tuple[int, int] | None:
             if isinstance(n, int) and isinstance(c, int) and not isinstance(n, bool):
                 return n, c
     return None
+
+
+def is_sample_metric(name: str) -> bool:
+    """Whether `name` is one of the sample statistics `sample_metrics` adds."""
+    return name == "flip_rate" or _SAMPLE_METRIC.fullmatch(name) is not None
 
 
 def sample_metrics(details: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
