@@ -18,7 +18,7 @@ from pytest_bizbench.benchmarks.field_accuracy import FieldAccuracy
 from pytest_bizbench.gate.aggregate import Aggregator, metrics_by_benchmark
 from pytest_bizbench.report.contract import problem
 from pytest_bizbench.report.json_report import RunResult, build_report, canonical, dumps
-from pytest_bizbench.report.model import Report
+from pytest_bizbench.report.model import Report, RunInfo
 from pytest_bizbench.report.records import Completeness
 from pytest_bizbench.run.payload import SCORED, DocumentPayload, jsonable
 from pytest_bizbench.run.registry import Registry
@@ -150,7 +150,8 @@ def test_aggregation_ignores_document_order_and_worker_count(
 def test_report_json_is_valid_and_round_trips(docs: list[DocumentPayload]) -> None:
     aggregator, metrics = aggregate(docs)
     completeness = Completeness(False, len(docs), 0, False, len(docs), (), ())
-    result = RunResult(aggregator.by_benchmark(), metrics, [], completeness, [], {"workers": None})
+    run = RunInfo("2026-01-01T00:00:00+00:00", 1.0)
+    result = RunResult(aggregator.by_benchmark(), metrics, [], completeness, [], run)
     report = build_report(result, Registry((BENCH,)))
     text = dumps(report)
     loaded = json.loads(text)

@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from typing import overload
 
 from pytest_bizbench.report.json_report import RunResult, build_report
+from pytest_bizbench.report.model import RunInfo
 from pytest_bizbench.report.records import Completeness, ReportDocument
 from pytest_bizbench.report.stream import Documents, pieces
 from pytest_bizbench.report.view import Detail, report_view
@@ -79,7 +80,8 @@ def test_the_writer_encodes_one_document_at_a_time() -> None:
 def test_terminal_and_step_summary_views_build_no_row_per_document() -> None:
     docs = [document(i) for i in range(3)]
     completeness = Completeness(False, 3, 0, False, 3, (), ())
-    result = RunResult({("field-accuracy", "m"): docs}, {}, [], completeness, [], {})
+    run = RunInfo(None, 0.0)
+    result = RunResult({("field-accuracy", "m"): docs}, {}, [], completeness, [], run)
     report = build_report(result, Registry())
 
     def titles(detail: Detail) -> list[str]:

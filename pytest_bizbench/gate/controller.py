@@ -12,7 +12,6 @@ from __future__ import annotations
 import datetime as dt
 import fnmatch
 import json
-import platform
 import time
 from collections.abc import Generator
 from pathlib import Path
@@ -25,7 +24,7 @@ from pytest_bizbench.run.state import PREDICTIONS_OUTPUT, RUN_STATE, runs_items
 if TYPE_CHECKING:
     from pytest_bizbench.gate.aggregate import Aggregator
     from pytest_bizbench.report import RunResult
-    from pytest_bizbench.report.model import Report
+    from pytest_bizbench.report.model import Report, RunInfo
     from pytest_bizbench.report.records import Completeness
     from pytest_bizbench.run.payload import DocumentPayload
 
@@ -223,15 +222,15 @@ class Controller:
         predictions = self.config.stash[RUN_STATE].predictions
         return predictions.wrong_shape_reasons(wrong, self._keys(), self.config.rootpath)
 
-    def _run_info(self) -> dict[str, Any]:
+    def _run_info(self) -> RunInfo:
+        from pytest_bizbench.report.model import RunInfo
+
         workers = getattr(self.config.option, "numprocesses", None)
-        return {
-            "started_at": self.started_at.isoformat(timespec="seconds"),
-            "duration_s": round(time.perf_counter() - self.started, 3),
-            "workers": workers if isinstance(workers, int) else None,
-            "python": platform.python_version(),
-            "pytest": pytest.__version__,
-        }
+        return RunInfo(
+            started_at=self.started_at.isoformat(timespec="seconds"),
+            duration_s=time.perf_counter() - self.started,
+            workers=workers if isinstance(workers, int) else None,
+        )
 
     @pytest.hookimpl(tryfirst=True)
     def pytest_sessionfinish(self, session: pytest.Session, exitstatus: int) -> None:

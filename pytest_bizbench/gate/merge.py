@@ -10,7 +10,6 @@ median or a rule slice comes out exactly as in a single run.
 from __future__ import annotations
 
 import json
-import platform
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -27,7 +26,7 @@ from pytest_bizbench.gate.verdict import conclude, finish
 from pytest_bizbench.maths.figures import plural
 from pytest_bizbench.options.thresholds import check_threshold_names
 from pytest_bizbench.report import RunResult
-from pytest_bizbench.report.model import Report
+from pytest_bizbench.report.model import Report, RunInfo
 from pytest_bizbench.report.records import FAILED, XFAILED, Completeness
 from pytest_bizbench.report.tables import summary_table
 from pytest_bizbench.report.terminal import text_table
@@ -162,17 +161,14 @@ def _listed(items: Sequence[str]) -> str:
     return f"{plural(len(items), 'item')}: {shown}" + (f" and {more} more" if more > 0 else "")
 
 
-def _run_info(shards: Sequence[Shard]) -> dict[str, Any]:
+def _run_info(shards: Sequence[Shard]) -> RunInfo:
     runs = [shard.report.run for shard in shards]
-    starts = sorted(str(r["started_at"]) for r in runs if r.get("started_at"))
-    return {
-        "started_at": starts[0] if starts else None,
-        "duration_s": round(sum(float(r.get("duration_s") or 0.0) for r in runs), 3),
-        "workers": None,
-        "python": platform.python_version(),
-        "pytest": pytest.__version__,
-        "merged_from": [str(shard.path) for shard in shards],
-    }
+    starts = sorted(r.started_at for r in runs if r.started_at)
+    return RunInfo(
+        started_at=starts[0] if starts else None,
+        duration_s=sum(r.duration_s for r in runs),
+        merged_from=tuple(str(shard.path) for shard in shards),
+    )
 
 
 def merge(

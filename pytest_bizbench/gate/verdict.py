@@ -10,7 +10,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
 
 from pytest_bizbench.gate.agent_runs import AgentRuns, agent_benchmarks
 from pytest_bizbench.gate.aggregate import metrics_by_benchmark, paired_by_benchmark
@@ -29,7 +28,7 @@ from pytest_bizbench.options.thresholds import did_you_mean
 from pytest_bizbench.report import RunResult, build_report
 from pytest_bizbench.report.json_report import write_report_or_say
 from pytest_bizbench.report.markdown import append_step_summary
-from pytest_bizbench.report.model import ModelEntry, Report
+from pytest_bizbench.report.model import ModelEntry, Report, RunInfo
 from pytest_bizbench.report.records import Completeness, ReportDocument
 from pytest_bizbench.report.stream import Documents
 from pytest_bizbench.run.payload import SCORED, UNKNOWN_GROUP
@@ -42,7 +41,7 @@ def conclude(
     completeness: Completeness,
     state: RunState,
     baseline: Report | None,
-    run: dict[str, Any],
+    run: RunInfo,
     *,
     runs: AgentRuns | None = None,
 ) -> RunResult:

@@ -83,11 +83,12 @@ class GateJson(TypedDict, total=False):
 class RunJson(TypedDict, total=False):
     """How the run went: the one part of a report two runs of one suite differ in."""
 
-    started_at: Annotated[str, ALWAYS]
+    started_at: Annotated[str | None, ALWAYS]
     duration_s: Annotated[float, ALWAYS, Bounds(minimum=0)]
     workers: Annotated[int | None, ALWAYS]
     python: Annotated[str, ALWAYS]
     pytest: Annotated[str, ALWAYS]
+    merged_from: list[str]  # `bizbench merge`: the shard reports
 
 
 class ProblemJson(TypedDict, total=False):

@@ -11,7 +11,7 @@ from typing import Any
 
 from pytest_bizbench.io.escape import SURROGATE, json_escaped
 from pytest_bizbench.io.files import require_writable_target
-from pytest_bizbench.report.model import BenchmarkEntry, Gate, ModelEntry, Report
+from pytest_bizbench.report.model import BenchmarkEntry, Gate, ModelEntry, Report, RunInfo
 from pytest_bizbench.report.records import Completeness, ReportDocument, ThresholdResult
 from pytest_bizbench.report.stream import Documents, pieces
 from pytest_bizbench.run.registry import Registry, fingerprint, scoring_config_of
@@ -27,7 +27,7 @@ class RunResult:
     thresholds: list[ThresholdResult]
     completeness: Completeness
     reasons: list[str]
-    run: dict[str, Any]
+    run: RunInfo
     comparisons: Mapping[tuple[str, str], dict[str, Any]] = field(default_factory=dict)
     paired: Mapping[str, dict[str, Any]] = field(default_factory=dict)
     #: benchmark -> model -> summary of `*.agent-runs.jsonl` records

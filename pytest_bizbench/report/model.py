@@ -13,9 +13,12 @@ types are declared in `contract.py`; `to_json` writes exactly those.
 
 from __future__ import annotations
 
+import platform
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
+
+import pytest
 
 from pytest_bizbench import __version__
 from pytest_bizbench.report.contract import SCHEMA_VERSION, TOOL_NAME, ReportJson
@@ -23,6 +26,42 @@ from pytest_bizbench.report.records import Completeness, ReportDocument, Thresho
 from pytest_bizbench.report.stream import Documents
 
 DEFAULT_HEADLINE = "accuracy"
+
+
+@dataclass(frozen=True, slots=True)
+class RunInfo:
+    """How the run went: the one part of a report two runs of one suite differ in."""
+
+    started_at: str | None
+    duration_s: float
+    workers: int | None = None  # xdist's -n
+    python: str = field(default_factory=platform.python_version)
+    pytest: str = pytest.__version__
+    merged_from: tuple[str, ...] = ()  # `bizbench merge`: the shard reports
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "started_at": self.started_at,
+            "duration_s": round(self.duration_s, 3),
+            "workers": self.workers,
+            "python": self.python,
+            "pytest": self.pytest,
+        }
+        if self.merged_from:
+            out["merged_from"] = list(self.merged_from)
+        return out
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> RunInfo:
+        workers = data.get("workers")
+        return cls(
+            started_at=data.get("started_at"),
+            duration_s=float(data.get("duration_s") or 0.0),
+            workers=workers if isinstance(workers, int) else None,
+            python=str(data.get("python") or ""),
+            pytest=str(data.get("pytest") or ""),
+            merged_from=tuple(str(p) for p in data.get("merged_from") or ()),
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,7 +178,7 @@ class Report:
     thresholds: tuple[ThresholdResult, ...]
     gate: Gate
     completeness: Completeness
-    run: Mapping[str, Any]
+    run: RunInfo
     tool_name: str = TOOL_NAME
     tool_version: str = __version__
     schema_version: int = SCHEMA_VERSION
@@ -179,7 +218,7 @@ class Report:
             "thresholds": [t.to_json() for t in self.thresholds],
             "gate": {"passed": self.gate.passed, "reasons": list(self.gate.reasons)},
             "completeness": self.completeness.to_json(),
-            "run": self.run,
+            "run": self.run.to_json(),
         }
 
     @classmethod
@@ -198,7 +237,7 @@ class Report:
             thresholds=tuple(ThresholdResult.from_json(t) for t in data.get("thresholds") or ()),
             gate=Gate(gate["passed"], tuple(gate["reasons"])),
             completeness=completeness,
-            run=dict(data.get("run") or {}),
+            run=RunInfo.from_json(data.get("run") or {}),
             tool_name=tool["name"],
             tool_version=tool["version"],
         )

@@ -231,7 +231,7 @@ def _notes(report: Report) -> Section:
         f"{c.collected} items collected, {c.scored} scored, "
         f"{len(c.errors)} errors, {len(c.missing)} missing predictions"
     )
-    started = report.run.get("started_at", "—")
+    started = report.run.started_at or "—"
     meta = f"{report.tool_name} {report.tool_version}, started {started}"
     blocks = [Block("completeness", lines=(counts, meta), low=Detail.FULL)]
     notes = c.notes
