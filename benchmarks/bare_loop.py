@@ -38,7 +38,7 @@ def run(root: Path, report: Path) -> float:
                 )
                 documents.append({"id": doc["id"], "score": score, "details": details})
                 for name, entry in details.items():
-                    if isinstance(entry, dict):
+                    if isinstance(entry, dict) and "score" in entry:  # not the counts' summary
                         per_field.setdefault(name, []).append(float(entry["score"]))
     documents.sort(key=lambda doc: doc["id"])
     metrics = {

@@ -37,7 +37,7 @@ def summarize(documents: dict[str, dict[str, Any]]) -> dict[str, Any]:
     per_field: dict[str, list[float]] = {}
     for doc in ordered:
         for name, entry in doc["details"].items():
-            if isinstance(entry, dict):
+            if isinstance(entry, dict) and "score" in entry:  # not the counts' summary
                 per_field.setdefault(name, []).append(float(entry["score"]))
     return {
         "accuracy": _mean([doc["score"] for doc in ordered]),
