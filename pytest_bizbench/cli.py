@@ -16,6 +16,7 @@ from pytest_bizbench.gate.baseline import compare_reports
 from pytest_bizbench.gate.coverage import coverage_reasons, missing_from_run
 from pytest_bizbench.gate.merge import MergeCommand, Shard
 from pytest_bizbench.io.escape import terminal_text
+from pytest_bizbench.io.files import require_writable_target
 from pytest_bizbench.options.settings import BaselineOptions
 from pytest_bizbench.report.html import render_html
 from pytest_bizbench.report.json_report import write_text_atomic
@@ -115,6 +116,10 @@ def _merge(args: argparse.Namespace, pytest_args: Sequence[str]) -> int:
         shards = [Shard(Path(path), read_report(Path(path))) for path in args.shards]
     except ReportError as exc:
         return _fail("merge", exc)
+    try:  # a place no report can go is a usage error, as for `bizbench report -o`
+        require_writable_target(Path(args.output))
+    except OSError as exc:
+        return _fail("merge", f"cannot write {args.output}: {exc.strerror or exc}")
     command = MergeCommand(shards, Path(args.output))
     # pytest's own terminal output would only say that no tests ran
     code = _pytest_main("merge", ["-p", "no:terminal", *pytest_args], command)

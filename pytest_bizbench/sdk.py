@@ -475,8 +475,8 @@ def compare_headlines(
 ) -> dict[str, Any]:
     """The default `compare()`: the headline `key` and each field's accuracy, judged by
     the two thresholds; also what `bizbench compare` judges two saved reports by."""
-    base = float(baseline_metrics.get(key) or 0.0)
-    cand = float(candidate_metrics.get(key) or 0.0)
+    base = _metric_value(baseline_metrics, key)
+    cand = _metric_value(candidate_metrics, key)
     delta = cand - base
     # Rounded to 12 decimals, a move of exactly a threshold counts at every suite
     # size: 3/50 - 4/50 is -0.020000000000000004 and 1/50 - 2/50 is -0.02.
@@ -492,7 +492,7 @@ def compare_headlines(
     cand_fields = candidate_metrics.get("per_field_accuracy") or {}
     per_field = {}
     for name in sorted(set(base_fields) | set(cand_fields)):
-        b, c = float(base_fields.get(name, 0.0)), float(cand_fields.get(name, 0.0))
+        b, c = _metric_value(base_fields, name), _metric_value(cand_fields, name)
         per_field[name] = {"baseline": b, "candidate": c, "delta": c - b, "improved": c > b}
     return {
         f"baseline_{key}": base,
@@ -503,6 +503,17 @@ def compare_headlines(
         "per_field_deltas": per_field,
         "verdict": verdict,
     }
+
+
+def _metric_value(metrics: Mapping[str, Any], key: str) -> float:
+    """A metric as a number; absent or null (nothing scored it) counts as 0. Anything
+    else is an error: text such as "nan" would read as a number that never moves."""
+    value = metrics.get(key)
+    if value is None:
+        return 0.0
+    if not is_number(value) or not math.isfinite(value):
+        raise ValueError(f"metric {key!r} is {value!r}, not a finite number")
+    return float(value)
 
 
 def check_scored(benchmark: BenchmarkPlugin, result: object) -> ScoredDocument:

@@ -595,3 +595,30 @@ def test_a_filtered_run_is_compared_with_the_baseline_of_its_own_cases(suite: Su
     c = comparison(suite)
     assert (c["verdict"], c["baseline_accuracy"], c["candidate_accuracy"]) == ("neutral", 0.5, 0.5)
     assert c["delta"] == 0.0
+
+
+def test_a_filtered_run_fails_when_the_baseline_cases_metrics_cannot_be_computed(
+    suite: Suite,
+) -> None:
+    """A baseline whose details its benchmark cannot read: judged without those
+    metrics, the comparison would read as a gain or a loss that is not there."""
+    save(suite)
+    saved = json.loads((suite.path / "base.json").read_text())
+    documents = saved["benchmarks"]["direct"]["models"]["default"]["documents"]
+    c3 = next(d for d in documents if d["id"] == "c3")
+    c3["details"]["s"] = "x"  # not the object this benchmark's compute() reads
+    (suite.path / "base.json").write_text(json.dumps(saved))
+    strict = """
+    def compute(self, scored):
+        for s in scored:
+            float(s.details["s"]["score"])  # raises on the edited baseline case
+        return super().compute(scored)
+"""
+    conftest = CONFTEST.format(version="1.0.0", group_by="country")
+    suite.write(
+        "conftest.py", conftest.replace("\ndef pytest_bizbench", strict + "\ndef pytest_bizbench")
+    )
+    result = suite.pytester.runpytest_subprocess("-k", "c3", "--bizbench-baseline", "base.json")
+    assert result.ret == 1
+    reasons = suite.report()["gate"]["reasons"]
+    assert [r for r in reasons if r.startswith("baseline: ")], reasons

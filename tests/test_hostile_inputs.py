@@ -21,16 +21,20 @@ import stat
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import pytest
 from bizhelpers import REPORT, Suite, doc, jsonl
 
+from pytest_bizbench import BenchmarkPlugin, ScoredDocument
 from pytest_bizbench.cli import main
-from pytest_bizbench.options.settings import PredictionSpec
+from pytest_bizbench.gate.baseline import Judge, Side, compare_sides
+from pytest_bizbench.options.settings import BaselineOptions, PredictionSpec
 from pytest_bizbench.predict.cache import CachedPrediction, PredictionCache
 from pytest_bizbench.predict.sources import PredictionSource
+from pytest_bizbench.report.html import cumulative_best
 from pytest_bizbench.report.json_report import write_json
+from pytest_bizbench.sdk import compare_headlines
 
 CANARY = "CANARY-13-never-shown"
 TIMEOUT = 60  # seconds; a blocking read would exceed it and fail the test
@@ -586,6 +590,18 @@ def test_html_and_markdown_from_a_crafted_report_escape_every_value(tmp_path: Pa
             "benchmarks.x.comparison.m.paired.ci95 must hold 2 items",
         ),
         ({"benchmarks__x__version": 2}, "benchmarks.x.version must be a string"),
+        # a merge sorts and names errors by node id
+        ({"completeness__errors": [{}]}, "completeness.errors[0].nodeid is missing"),
+        (
+            {"completeness__errors": [{"nodeid": "a", "line": "1"}]},
+            "completeness.errors[0].line must be an integer or null",
+        ),
+        # a text headline such as "nan" would compare as a number that never moves
+        (
+            {"benchmarks__x__models__m__metrics__accuracy": "nan"},
+            "benchmarks.x.models.m.metrics.accuracy must be a number or null",
+        ),
+        ({"schema_version": True}, "schema_version must be 1"),
         # a merge read this key without asking, and its KeyError ended in exit 0
         (
             {"benchmarks__x__models__m__documents__0__score": DELETE},
@@ -864,3 +880,81 @@ def test_ids_that_are_shown_alike_are_two_items_and_two_documents(suite: Suite) 
         "a\\x1b[field-accuracy-2]",
         "a\\x1b[field-accuracy]",
     ]
+
+
+def test_a_whole_number_near_the_float_limit_renders(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """10**307 is a float, but times 100 as an integer it is not: the views format
+    every number as a float."""
+    comparison = {"verdict": "neutral", "mde": 10**307, "regression_threshold": 0.02}
+    path = tmp_path / "r.json"
+    path.write_text(json.dumps(minimal_report(benchmarks__x__comparison={"m": comparison})))
+    assert main(["report", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "x (m): this suite can detect changes of inf points or more" in out
+
+
+def test_a_null_per_field_accuracy_compares_as_nothing_scored() -> None:
+    """Null is what a field no document scored reads as; text is an error, never a
+    number that cannot move."""
+    base = {"accuracy": 0.5, "per_field_accuracy": {"a": None, "b": 0.5}}
+    cand = {"accuracy": 0.75, "per_field_accuracy": {"a": 1.0, "b": None}}
+    result = compare_headlines("accuracy", 0.02, 0.01, base, cand)
+    assert result["delta"] == 0.25
+    assert result["per_field_deltas"]["a"]["delta"] == 1.0  # 0 -> 1
+    assert result["per_field_deltas"]["b"]["delta"] == -0.5  # 0.5 -> 0
+    with pytest.raises(ValueError, match="metric 'accuracy' is 'nan', not a finite number"):
+        compare_headlines("accuracy", 0.02, 0.01, {"accuracy": "nan"}, cand)
+
+
+def test_paired_values_too_large_for_the_statistics_are_left_unpaired() -> None:
+    """A detail of ±1e308 would make an infinite delta; such a case is not paired."""
+    docs = [
+        {
+            "id": f"c{i}",
+            "case": "a.trajectory.jsonl",
+            "score": 1.0,
+            "outcome": "passed",
+            "details": {"best": best},
+        }
+        for i, best in enumerate([1.0, 2.0, 1e308])
+    ]
+    far = [dict(d, details={"best": -d["details"]["best"]}) for d in docs]
+    config = {"paired_on": "best"}
+    base = Side("1", "fp", {"accuracy": 1.0}, docs, config)
+    cand = Side("1", "fp", {"accuracy": 1.0}, far, config)
+    result = compare_sides(Judge.of(Plain()), base, cand, BaselineOptions())
+    assert result["paired"]["n"] == 2  # c0 and c1: -2 and -4
+    assert result["paired"]["mean_delta"] == -3.0
+
+
+def test_a_chart_of_far_apart_values_has_finite_coordinates() -> None:
+    svg = cumulative_best([("t", [1e308, -1e308, 0.0])])
+    assert "nan" not in svg
+    assert "inf" not in svg
+    assert 'points="64.0,10.0 304.0,190.0 544.0,100.0"' in svg
+
+
+def test_a_merge_into_a_place_no_report_can_go_is_a_usage_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    good = tmp_path / "good.json"
+    good.write_text(json.dumps(minimal_report()), encoding="utf-8")
+    (tmp_path / "out").mkdir()
+    assert main(["merge", str(good), "-o", str(tmp_path / "out")]) == 2
+    _, err = capsys.readouterr()
+    where = tmp_path / "out"
+    assert (
+        err == f"bizbench merge: cannot write {where}: not a regular file (a directory) is there\n"
+    )
+
+
+class Plain(BenchmarkPlugin):
+    name = "plain"
+    version = "1.0.0"
+    description = "scores nothing itself"
+    target_labels: ClassVar[list[str]] = ["*"]
+
+    def score(self, document: Any) -> ScoredDocument:
+        raise NotImplementedError

@@ -48,6 +48,7 @@ REBASELINE = (
     "diff of PATH and commit it"
 )
 CaseKey = tuple[str, str]  # (case file, id): ids are unique within a file only
+MAX_MEASURE = 1e150  # a paired value's bound: a delta's square stays a float
 
 
 def load_baseline(options: BaselineOptions) -> Report | None:
@@ -213,12 +214,14 @@ class Measure:
         return cls(detail, -1.0 if config.get("lower_is_better") is True else 1.0)
 
     def value(self, doc: Mapping[str, Any]) -> float | None:
+        """The case's value; None when it has none to pair, or one too large for the
+        statistics (their squares must stay finite)."""
         if self.detail is None:
             found = doc["score"]
         else:
             details = doc.get("details")
             found = details.get(self.detail) if isinstance(details, Mapping) else None
-        return float(found) if is_number(found) else None
+        return float(found) if is_number(found) and abs(found) < MAX_MEASURE else None
 
     def both(self, base: Mapping[str, Any], cand: Mapping[str, Any]) -> bool:
         return self.value(base) is not None and self.value(cand) is not None

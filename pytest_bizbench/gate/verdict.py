@@ -66,17 +66,13 @@ def conclude(
         if settings.shard
         else explained(evaluate_thresholds(settings.thresholds, metrics, registered), documents)
     )
+    compared: Report | None = baseline
+    baseline_problems: list[str] = []
+    if baseline is not None and completeness.filtered:
+        compared, baseline_problems = _selected(baseline, documents, registry, settings.baseline)
     comparisons = (
-        compare_run(
-            documents,
-            metrics,
-            registry,
-            _selected(baseline, documents, registry, settings.baseline)
-            if completeness.filtered
-            else baseline,
-            settings.baseline,
-        )
-        if baseline is not None
+        compare_run(documents, metrics, registry, compared, settings.baseline)
+        if compared is not None
         else Comparisons()
     )
     accept = settings.shard or accepts_verdicts(completeness, settings.baseline)
@@ -92,6 +88,7 @@ def conclude(
     problems = [
         *problems,
         *pair_problems,
+        *baseline_problems,
         *config_problems,
         *_cluster_problem(documents, settings.cluster_by),
         *(_unpaired_models(documents, settings.baseline) if baseline is not None else ()),
@@ -132,11 +129,14 @@ def _selected(
     documents: Mapping[tuple[str, str], list[ReportDocument]],
     registry: Registry,
     options: BaselineOptions,
-) -> Report:
+) -> tuple[Report, list[str]]:
     """The baseline over the cases a filtered run selected, its metrics computed again
     from those cases: `-k one_case` against the whole suite's headline would read as
     a regression (or a gain) where nothing changed. Its cases are found as the
-    comparison pairs them (`by_identity`), under the baseline's name of each model."""
+    comparison pairs them (`by_identity`), under the baseline's name of each model.
+    Also the problems computing those metrics met (a baseline's details a
+    benchmark cannot read), which are the gate's: a comparison with metrics left
+    out would judge wrong."""
     recorded = baseline.documents()
     subset: dict[tuple[str, str], list[ReportDocument]] = {}
     for (name, model), docs in documents.items():
@@ -148,7 +148,7 @@ def _selected(
         )
         chosen = sorted(int(before[k]["at"]) for k in set(before) & set(after))
         subset[key] = [kept[i] for i in chosen]
-    metrics, _ = metrics_by_benchmark(subset, registry)
+    metrics, problems = metrics_by_benchmark(subset, registry)
     benchmarks = {
         name: replace(
             entry,
@@ -160,7 +160,7 @@ def _selected(
         )
         for name, entry in baseline.benchmarks.items()
     }
-    return replace(baseline, benchmarks=benchmarks)
+    return replace(baseline, benchmarks=benchmarks), [f"baseline: {p}" for p in problems]
 
 
 def _cluster_problem(

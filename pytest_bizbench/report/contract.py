@@ -38,6 +38,7 @@ from typing import (
 
 SCHEMA_VERSION = 1
 TOOL_NAME = "pytest-bizbench"
+DEFAULT_HEADLINE = "accuracy"  # a benchmark's headline metric when it names none
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,7 +85,7 @@ class RunJson(TypedDict, total=False):
     """How the run went: the one part of a report two runs of one suite differ in."""
 
     started_at: Annotated[str | None, ALWAYS]
-    duration_s: Annotated[float, ALWAYS, Bounds(minimum=0)]
+    duration_s: Annotated[float, ALWAYS, Bounds(minimum=0, maximum=1e9)]
     workers: Annotated[int | None, ALWAYS]
     python: Annotated[str, ALWAYS]
     pytest: Annotated[str, ALWAYS]
@@ -94,8 +95,9 @@ class RunJson(TypedDict, total=False):
 class ProblemJson(TypedDict, total=False):
     """An item that errored, or a case without a prediction."""
 
-    nodeid: Annotated[str, ALWAYS]
+    nodeid: Annotated[str, MUST]
     message: str | None
+    line: int | None
 
 
 class CompletenessJson(TypedDict, total=False):
@@ -317,6 +319,14 @@ _NAMES = {str: "a string", int: "an integer", float: "a number", bool: "true or 
 _PLAIN = re.compile(r"[A-Za-z0-9_-]{1,64}")
 
 
+def key_path(*keys: str) -> str:
+    """`benchmarks.x.paired["odd key"]`: where a value sits, shown as the problems are."""
+    at = ""
+    for key in keys:
+        at = _join(at, key)
+    return at
+
+
 def _join(at: str, key: str) -> str:
     """`a.b` for a plain key, `a["odd key"]` otherwise (shown escaped, cut)."""
     part = f".{key}" if _PLAIN.fullmatch(key) else f"[{_quoted(key)}]"
@@ -347,7 +357,8 @@ def _problem(value: Any, hint: _Hint, at: str) -> str | None:
         return None
     origin = get_origin(base)
     if origin is Literal:
-        return None if value in get_args(base) else f"{at} must be {_name(hint)}"
+        same = any(type(value) is type(v) and value == v for v in get_args(base))
+        return None if same else f"{at} must be {_name(hint)}"
     if is_typeddict(base) or origin is dict:
         if not isinstance(value, dict):
             return f"{at} must be {_name(hint)}"
@@ -395,7 +406,22 @@ def problem(report: Any) -> str | None:
         return "the top level is not a JSON object"
     if report.get("schema_version") != SCHEMA_VERSION:
         return f"schema_version is {report.get('schema_version')!r}, expected {SCHEMA_VERSION}"
-    return _object_problem(report, ReportJson, "")
+    return _object_problem(report, ReportJson, "") or _headline_problem(report)
+
+
+def _headline_problem(report: dict[str, Any]) -> str | None:
+    """A headline that is not a number: the one metric every comparison reads,
+    whatever the benchmark (a text "nan" would read as a number and never regress)."""
+    number = _hint(float | None)
+    for name, entry in report["benchmarks"].items():
+        headline = entry.get("headline_metric") or DEFAULT_HEADLINE
+        for model, data in entry["models"].items():
+            if headline in data["metrics"]:
+                at = key_path("benchmarks", name, "models", model, "metrics", headline)
+                found = _problem(data["metrics"][headline], number, at)
+                if found:
+                    return found
+    return None
 
 
 # --- the JSON Schema -------------------------------------------------------------

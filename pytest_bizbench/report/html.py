@@ -132,7 +132,8 @@ def cumulative_best(curves: Sequence[tuple[str, Sequence[float]]]) -> str:
         return ""
     values = [v for _, vs in curves for v in vs]
     low, high = min(values), max(values)
-    span = (high - low) or 1.0
+    # halved, so two far ends (±1e308) still have a finite distance
+    span = (high / 2 - low / 2) or 1.0
     steps = max(len(vs) for _, vs in curves) - 1 or 1
     left, top, plot_w, plot_h = 64, 10, 480, 180
     parts = [
@@ -149,7 +150,8 @@ def cumulative_best(curves: Sequence[tuple[str, Sequence[float]]]) -> str:
     for i, (name, vs) in enumerate(curves):
         colour = PALETTE[i % len(PALETTE)]
         points = [
-            (left + j / steps * plot_w, top + (high - v) / span * plot_h) for j, v in enumerate(vs)
+            (left + j / steps * plot_w, top + (high / 2 - v / 2) / span * plot_h)
+            for j, v in enumerate(vs)
         ]
         path = " ".join(f"{x:.1f},{y:.1f}" for x, y in points)
         x, y = points[-1]

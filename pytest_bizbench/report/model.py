@@ -21,11 +21,14 @@ from typing import Any
 import pytest
 
 from pytest_bizbench import __version__
-from pytest_bizbench.report.contract import SCHEMA_VERSION, TOOL_NAME, ReportJson
+from pytest_bizbench.report.contract import (
+    DEFAULT_HEADLINE,
+    SCHEMA_VERSION,
+    TOOL_NAME,
+    ReportJson,
+)
 from pytest_bizbench.report.records import Completeness, ReportDocument, ThresholdResult
 from pytest_bizbench.report.stream import Documents
-
-DEFAULT_HEADLINE = "accuracy"
 
 
 @dataclass(frozen=True, slots=True)

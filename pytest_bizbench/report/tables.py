@@ -324,7 +324,7 @@ def worst_table(comparisons: Comparisons) -> Table | None:
 
 def _points(value: float) -> str:
     """A score difference in percentage points, to one decimal: 0.061 -> '6.1'."""
-    return f"{round(value * 100, 1):g}"
+    return f"{round(float(value) * 100, 1):g}"
 
 
 def detectability(c: Mapping[str, Any]) -> str | None:
