@@ -199,6 +199,13 @@ def test_pair_items_ties_go_to_the_lowest_indices() -> None:
     assert pair_items([{0: (1.0, 1.0)}, {0: (1.0, 1.0)}], 1) == [(0, 0)]
 
 
+def test_an_item_added_moves_the_fewest_earlier_items_before_the_lowest_index() -> None:
+    # 281 with 282, 282 with 283, 283 with 284 is worse; 283 with its copy would move
+    # 281 and 282 for the same total as 283 with 284
+    entry = FieldLadder(LadderConfig()).score_field("n", [281, 282, 283], [282, 283, 284])
+    assert entry["matched"] == [[281, 283, 1.0], [282, 282, 1.0], [283, 284, 1.0]]
+
+
 Pairing = dict[int, int]  # expected index -> actual index
 
 

@@ -12,9 +12,14 @@ Dijkstra search over the candidate pairs only, with potentials keeping the
 reduced costs non-negative. Every item has a private "unpaired" option worth 0,
 so an item is paired only when that raises the weight. Remaining ties are settled
 by the search: among paths of equal weight it takes the one that moves the fewest
-earlier items, then the lowest actual index; an earlier item keeps its partner
-unless moving it raises the weight. So the lowest expected item gets the lowest
-actual one among equals, and the result does not depend on what is installed.
+earlier items (an earlier item keeps its partner unless moving it raises the
+weight), then the one it reaches first: the lowest actual index at its end, and
+along it the order the search's potentials give. So the lowest expected item does
+not always get the lowest actual one among equals: 281, 282, 283 against 282, 283,
+284 pairs 281 with 283, since 283 taking its copy would move two earlier items for
+the same total. That order is a function of the lists alone, so the pairs do not
+depend on what is installed; a search visiting other items, or the same ones in
+another order, can pick another of the equal pairings.
 
 Cost: one search per expected item over the pairs it can reach; a list of
 distinct items, each with a few candidates, costs about its candidates.
