@@ -33,6 +33,7 @@ about its candidates.
 from __future__ import annotations
 
 import heapq
+from collections import deque
 
 Candidates = dict[int, tuple[float, float]]
 """An expected item's credited actual items: index -> (credit, closeness)."""
@@ -41,7 +42,9 @@ Offers = list[list[tuple[int, int]]]
 """Each row's (column, cost) pairs; row r's own "unpaired" column n_actual + r last."""
 
 SCALE = 1_000_000
-UNREACHED = 1 << 126  # above any distance
+DEPTH_BITS = 32  # a search moves fewer than 2**32 rows
+DEPTH_MASK = (1 << DEPTH_BITS) - 1
+UNREACHED = 1 << 160  # above any key
 HUB = -1  # in the walk: any price-0 column, freed so that a free column can be taken
 
 
@@ -87,56 +90,69 @@ class _BestPairing:
         row = self.offers[start]
         if not row:
             return
-        # the search's first step: when the cheapest offer is free, the search ends
-        # there with the prices unchanged; only the other rows need the whole search
-        v = self.v
-        dist, col = min((cost - v[col], col) for col, cost in row)
-        if self.owner[col] < 0:
-            self.owner[col] = start
-            self.u[start] = dist
-        else:
+        # the search's first step: when a cheapest offer is free, the search ends there
+        # with the prices unchanged; only the other rows need the whole search
+        owner, v = self.owner, self.v
+        dist, taken, col = min((cost - v[col], owner[col] >= 0, col) for col, cost in row)
+        if taken:
             self._augment(start)
+        else:
+            owner[col] = start
+            self.u[start] = dist
 
     def _augment(self, start: int) -> None:
         """Dijkstra on reduced costs from row `start` to the nearest free column, then the
-        columns settled before it lower their prices so that the path costs 0."""
+        columns settled before it lower their prices so that the path costs 0.
+
+        Among columns of equal distance the search goes shallow first (a key is the
+        distance then the rows moved, one integer: distance << DEPTH_BITS | depth), and
+        a free column reached at the distance being settled ends it at once: in a list
+        of equal items a search then stops next to its start instead of walking through
+        every row paired before it."""
         offers, owner, u, v = self.offers, self.owner, self.u, self.v
         key, way = self._key, self._way
-        columns = len(v)
-        heap: list[int] = []  # distance * columns + column: one int compares fastest
+        heap: list[tuple[int, int]] = []
         settled: list[int] = []
         push, pop = heapq.heappush, heapq.heappop
-        row, came, base = start, -1, 0
-        while True:
+        row, came, base, depth = start, -1, 0, 1
+        end = -1
+        while end < 0:
             shift = base - u[row]
             for col, cost in offers[row]:
                 dist = shift + cost - v[col]
-                if dist < key[col]:  # never for a settled column: costs are >= 0
-                    key[col] = dist
+                reach = dist << DEPTH_BITS | depth
+                if reach < key[col]:  # never for a settled column: costs are >= 0
+                    key[col] = reach
                     way[col] = came
-                    push(heap, dist * columns + col)
-            while True:
-                dist, col = divmod(pop(heap), columns)
-                if key[col] == dist:
-                    break
-            settled.append(col)
-            holder = owner[col]
-            if holder < 0:
-                break
-            row, came, base = holder, col, dist
+                    if dist == base and owner[col] < 0:  # no column is nearer
+                        end = col
+                        break
+                    push(heap, (reach, col))
+            else:
+                while True:
+                    reach, col = pop(heap)
+                    if key[col] == reach:
+                        break
+                settled.append(col)
+                base = reach >> DEPTH_BITS
+                if owner[col] < 0:
+                    end = col
+                else:
+                    row, came, depth = owner[col], col, (reach & DEPTH_MASK) + 1
         for held in settled:
-            step = dist - key[held]
+            step = base - (key[held] >> DEPTH_BITS)
             if step:  # every column short of the end is held
                 v[held] -= step
                 u[owner[held]] += step
             key[held] = UNREACHED
-        for entry in heap:  # the columns reached but not settled
-            key[entry % columns] = UNREACHED
-        u[start] += dist
-        while col != -1:
-            back = way[col]
-            owner[col] = start if back == -1 else owner[back]
-            col = back
+        for _, reached in heap:  # the columns reached but not settled
+            key[reached] = UNREACHED
+        key[end] = UNREACHED
+        u[start] += base
+        while end != -1:
+            back = way[end]
+            owner[end] = start if back == -1 else owner[back]
+            end = back
 
 
 class _LowestIndices:
@@ -150,7 +166,7 @@ class _LowestIndices:
     when such a cycle leads from j back to c: j's row moves on to another of its tight
     columns, that column's row too, and so on until one takes c."""
 
-    __slots__ = ("fixed", "match", "owner", "spare", "tight", "v")
+    __slots__ = ("fixed", "hub", "into", "match", "owner", "spare", "tight", "v")
 
     def __init__(self, best: _BestPairing) -> None:
         self.owner, self.v = best.owner, best.v
@@ -163,11 +179,18 @@ class _LowestIndices:
         for col, r in enumerate(self.owner):
             if r >= 0:
                 self.match[r] = col
+        self.into: list[list[int]] = [[] for _ in self.owner]  # each column's tight rows
+        for r, columns in enumerate(self.tight):
+            for col in columns:
+                self.into[col].append(r)
         self.fixed = [False] * len(best.offers)
         # the price-0 columns held by rows not yet fixed: where a cycle may go on from HUB
         self.spare = {col: None for col, r in enumerate(self.owner) if r >= 0 and v[col] == 0}
+        # no cycle passes HUB when no free column has a tight pair: then none ever does
+        self.hub = any(r < 0 and self.into[col] for col, r in enumerate(self.owner))
 
     def walk(self) -> None:
+        """Fix the rows in order, each at the lowest column a cycle can give it."""
         owner, fixed = self.owner, self.fixed
         for r, columns in enumerate(self.tight):
             c = self.match[r]
@@ -176,23 +199,29 @@ class _LowestIndices:
             fixed[r] = True
             self.spare.pop(c, None)
             lower = [j for j in columns if j < c and (owner[j] < 0 or not fixed[owner[j]])]
-            if lower:
+            # a cycle ends with a row still free to move taking c, or with c left free
+            closes = (self.hub and self.v[c] == 0) or any(not fixed[s] for s in self.into[c])
+            if lower and closes:
                 self._move_down(r, c, lower)
 
     def _move_down(self, r: int, c: int, lower: list[int]) -> None:
         """Give row r the lowest of `lower` from which a cycle leads back to its column c;
-        nothing when none does. A depth-first search over columns, HUB included."""
+        nothing when none does. A breadth-first search over columns, HUB included, so
+        that the short cycles, the usual ones, are found before long ones are walked."""
         owner, fixed, tight = self.owner, self.fixed, self.tight
         dead: set[int] = set()  # columns (and HUB) from which c cannot be reached
+        after_hub: list[int] | None = None  # worked out the first time HUB is reached
         for j in lower:
             if j in dead:
                 continue
             parent = {j: j}
-            stack = [j]
-            while stack:
-                col = stack.pop()
+            queue = deque([j])
+            while queue:
+                col = queue.popleft()
                 if col == HUB:
-                    nexts = [*self.spare, c] if self.v[c] == 0 else list(self.spare)
+                    if after_hub is None:
+                        after_hub = self._spare_toward(c)
+                    nexts = after_hub
                 elif owner[col] < 0:
                     nexts = [HUB]
                 else:
@@ -206,8 +235,25 @@ class _LowestIndices:
                     if step == c:
                         self._turn(r, j, c, parent)
                         return
-                    stack.append(step)
+                    queue.append(step)
             dead.update(parent)
+
+    def _spare_toward(self, c: int) -> list[int]:
+        """Where a cycle goes on from HUB: the spare columns from which c can be reached
+        (found backwards from c over the rows still free to move), and c itself when its
+        price is 0; the rest of the spare ones would only be walked in vain."""
+        match, fixed, into = self.match, self.fixed, self.into
+        toward = {c: None}
+        queue = deque([c])
+        while queue:
+            col = queue.popleft()
+            for r in into[col]:
+                held = match[r]
+                if not fixed[r] and held not in toward:
+                    toward[held] = None
+                    queue.append(held)
+        found = [col for col in toward if col in self.spare]
+        return [*found, c] if self.v[c] == 0 else found
 
     def _turn(self, r: int, j: int, c: int, parent: dict[int, int]) -> None:
         """Each column on the path j .. c goes to the row of the column before it (row r
