@@ -5,7 +5,8 @@ one call at a time, but each actual item is read once per way of looking at it
 (normalised text, digits, identifier, number, date, bool, sub-field) rather than
 once per pair, and the pairs are found without a Python call each: text by
 rapidfuzz over all items at once (`process.cdist` on all cores when numpy is
-installed, else `process.extract` per expected item), identifiers and exact text
+installed, else `process.extract` per expected item; when digits must match, only
+the items of the same digits), identifiers and exact text
 by lookup, numbers and dates by a sorted search within the tolerance, bools by
 lookup. Only pairs with credit are kept, so a list whose items mostly differ costs
 what its matches cost. Objects add their sub-fields' credits by weight, the most
