@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -15,7 +16,7 @@ from hypothesis import strategies as st
 from pytest_bizbench.benchmarks.field_accuracy import FieldAccuracy
 from pytest_bizbench.options.field_rules import RulesError, parse_rules
 from pytest_bizbench.scoring import FieldLadder, LadderConfig
-from pytest_bizbench.scoring.pairing import pair_items
+from pytest_bizbench.scoring.pairing import Candidates, pair_items
 from pytest_bizbench.scoring.text import normalize
 
 
@@ -196,6 +197,63 @@ def test_pair_items_ties_go_to_the_lowest_indices() -> None:
     one = {0: (1.0, 1.0), 1: (1.0, 1.0)}
     assert pair_items([one, one], 2) == [(0, 0), (1, 1)]
     assert pair_items([{0: (1.0, 1.0)}, {0: (1.0, 1.0)}], 1) == [(0, 0)]
+
+
+def test_ties_give_the_first_expected_item_the_lowest_index_it_can_have() -> None:
+    # 281 with 283, 282 with its copy, 283 with 284 is as close in total as 281 with 282,
+    # 282 with 284, 283 with its copy (284 is out of 281's tolerance): 281 comes first
+    entry = FieldLadder(LadderConfig()).score_field("n", [281, 282, 283], [282, 283, 284])
+    assert entry["matched"] == [[281, 282, 1.0], [282, 284, 1.0], [283, 283, 1.0]]
+
+
+Pairing = dict[int, int]  # expected index -> actual index
+
+
+def _every_pairing(rows: list[Candidates], r: int = 0) -> Iterator[Pairing]:
+    """Every one-to-one pairing of the rows from `r` on with their candidates (brute force)."""
+    if r == len(rows):
+        yield {}
+        return
+    for rest in _every_pairing(rows, r + 1):
+        yield rest
+        for j in rows[r]:
+            if j not in rest.values():
+                yield {r: j, **rest}
+
+
+def _by_the_rule(rows: list[Candidates], n_actual: int) -> Pairing:
+    """The pairing of the rule in `pairing`'s docstring, by brute force: the most credit,
+    then the most closeness (six decimals), then the partners of expected items 0, 1, ...
+    lowest, an unpaired item counting after every actual index."""
+
+    def rank(pairing: Pairing) -> tuple[int, int, list[int]]:
+        pairs = [rows[r][j] for r, j in pairing.items()]
+        credit = sum(round(credit * 1e6) for credit, _ in pairs)
+        closeness = sum(round(closeness * 1e6) for _, closeness in pairs)
+        return -credit, -closeness, [pairing.get(r, n_actual) for r in range(len(rows))]
+
+    return min(_every_pairing(rows), key=rank)
+
+
+_CANDIDATES = st.dictionaries(
+    st.integers(0, 4),
+    st.tuples(st.sampled_from([1.0, 0.75, 0.5]), st.sampled_from([1.0, 0.9, 0.8])),
+)
+# rows drawn from a few kinds, so that items repeat, as copies in a list do
+_ROWS = st.lists(_CANDIDATES, min_size=1, max_size=3).flatmap(
+    lambda kinds: st.lists(st.sampled_from(kinds), max_size=6)
+)
+
+
+# Credits and closeness from three values each and repeated rows: equal totals are the
+# rule, so the ties decide most of the pairs.
+@settings(max_examples=300, deadline=None)
+@given(_ROWS, st.integers(0, 5))
+def test_property_pair_items_is_the_pairing_of_the_rule(
+    given_rows: list[Candidates], n_actual: int
+) -> None:
+    rows = [{j: pair for j, pair in row.items() if j < n_actual} for row in given_rows]
+    assert dict(pair_items(rows, n_actual)) == _by_the_rule(rows, n_actual)
 
 
 @pytest.mark.parametrize("workers", [None, "2"])

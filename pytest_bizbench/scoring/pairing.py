@@ -1,114 +1,276 @@
 """Pairing list items the way a person pairs them, exactly and in bounded time.
 
-The pairs maximise the total credit; among pairings of equal credit, the one with
-the greatest total closeness wins (an identical copy before a neighbour inside the
-tolerance). Both are compared at six decimals, as exact integers: a pair weighs
-credit * BIG + closeness with BIG above any total closeness, so one maximum of the
-weight is the lexicographic maximum of (credit, closeness), with no float ties.
+The pairs follow one rule:
 
-The solver is the shortest augmenting path method (Hungarian, in the sparse
-form of Jonker and Volgenant): expected items are added in order, each by one
-Dijkstra search over the candidate pairs only, with potentials keeping the
-reduced costs non-negative. Every item has a private "unpaired" option worth 0,
-so an item is paired only when that raises the weight. Remaining ties are settled
-by the search: among paths of equal weight it takes the one that moves the fewest
-earlier items, then the lowest actual index; an earlier item keeps its partner
-unless moving it raises the weight. So the lowest expected item gets the lowest
-actual one among equals, and the result does not depend on what is installed.
+1. they maximise the total credit (six decimals);
+2. among pairings of equal credit, the greatest total closeness wins (six decimals),
+   so an identical copy comes before a neighbour inside the tolerance;
+3. remaining ties go to the lowest indices: of the pairings best by 1 and 2, the one
+   whose partners of expected items 0, 1, 2, ... read lowest, an unpaired item
+   counting after every actual index. Expected item 0 gets the lowest actual index
+   any best pairing gives it, item 1 the lowest left to it, and so on.
 
-Cost: one search per expected item over the pairs it can reach; a list of
-distinct items, each with a few candidates, costs about its candidates.
+Rules 1 and 2 are one integer weight per pair, credit * BIG + closeness with BIG
+above any total closeness, so one maximum of the weight is the lexicographic maximum
+of (credit, closeness), with no float ties. It is found by shortest augmenting paths
+(the Hungarian method in the sparse form of Jonker and Volgenant): expected items are
+added one at a time, each by a Dijkstra search over the candidate pairs, with prices
+(the dual) keeping the reduced costs non-negative. Every item has a private
+"unpaired" option worth 0, so an item is paired only when that raises the weight.
+
+Rule 3 needs no care in that search, because the final prices describe every best
+pairing at once: a pairing is best exactly when all its pairs have reduced cost 0
+and every actual item it leaves unpaired has price 0. So the expected items are
+walked in order, and each moves to the lowest actual index it can reach by an
+alternating cycle through such pairs that leaves the items before it in place. Which
+of the best pairings the search happened to find never shows.
+
+Cost: one search per expected item over the pairs it can reach, then a walk over the
+pairs of reduced cost 0; a list of distinct items, each with a few candidates, costs
+about its candidates.
 """
 
 from __future__ import annotations
 
 import heapq
+from collections import deque
 
 Candidates = dict[int, tuple[float, float]]
 """An expected item's credited actual items: index -> (credit, closeness)."""
 
+Offers = list[list[tuple[int, int]]]
+"""Each row's (column, cost) pairs; row r's own "unpaired" column n_actual + r last."""
+
 SCALE = 1_000_000
 DEPTH_BITS = 32  # a search moves fewer than 2**32 rows
 DEPTH_MASK = (1 << DEPTH_BITS) - 1
+UNREACHED = 1 << 160  # above any key
+HUB = -1  # in the walk: any price-0 column, freed so that a free column can be taken
 
 
 def pair_items(rows: list[Candidates], n_actual: int) -> list[tuple[int, int]]:
     """(expected index, actual index) pairs, sorted, by the rule of the module docstring."""
     big = SCALE * (min(len(rows), n_actual) + 1)
     ceiling = SCALE * big + SCALE  # above every weight, so every cost is >= 0
-    # each row's offers as (column, cost), its own "unpaired" column n_actual + r last
-    offers: list[list[tuple[int, int]]] = [
+    offers: Offers = [
         [
-            (j, ceiling - (max(1, round(credit * SCALE)) * big + round(closeness * SCALE)))
+            (j, ceiling - max(1, round(credit * SCALE)) * big - round(closeness * SCALE))
             for j, (credit, closeness) in row.items()
         ]
         + [(n_actual + r, ceiling)]
+        if row
+        else []
         for r, row in enumerate(rows)
     ]
-    v = [0] * (n_actual + len(rows))  # column potentials
-    u = [0] * len(rows)
-    owner: dict[int, int] = {}  # column -> the row holding it
-    for start, row in enumerate(rows):
+    best = _BestPairing(offers, n_actual + len(rows))
+    for r in range(len(rows)):
+        best.add(r)
+    _LowestIndices(best).walk()
+    return sorted((r, j) for j, r in enumerate(best.owner[:n_actual]) if r >= 0)
+
+
+class _BestPairing:
+    """A pairing of the least total cost over the rows added so far, as each column's
+    row (-1: none), with the prices that prove it: u per row, v per column (v <= 0,
+    and 0 for a column left free), every reduced cost cost - u - v >= 0 and 0 on the
+    pairs taken."""
+
+    __slots__ = ("_key", "_way", "offers", "owner", "u", "v")
+
+    def __init__(self, offers: Offers, columns: int) -> None:
+        self.offers = offers
+        self.owner = [-1] * columns
+        self.u = [0] * len(offers)
+        self.v = [0] * columns
+        self._key = [UNREACHED] * columns  # a search's distance to each column
+        self._way = [0] * columns  # the column whose row reached it (-1: the start)
+
+    def add(self, start: int) -> None:
+        """Pair row `start` too, by the cheapest change (a shortest augmenting path)."""
+        row = self.offers[start]
         if not row:
-            continue
-        # the search's first step: when the cheapest offer is free, the search would end
-        # there, potentials unchanged; only the other rows need the whole search
-        dist, col = min((cost - v[col], col) for col, cost in offers[start])
-        if col not in owner:
-            owner[col] = start
-            u[start] = dist
+            return
+        # the search's first step: when a cheapest offer is free, the search ends there
+        # with the prices unchanged; only the other rows need the whole search
+        owner, v = self.owner, self.v
+        dist, taken, col = min((cost - v[col], owner[col] >= 0, col) for col, cost in row)
+        if taken:
+            self._augment(start)
         else:
-            _augment(start, offers, u, v, owner)
-    return sorted((r, j) for j, r in owner.items() if j < n_actual)
+            owner[col] = start
+            self.u[start] = dist
+
+    def _augment(self, start: int) -> None:
+        """Dijkstra on reduced costs from row `start` to the nearest free column, then the
+        columns settled before it lower their prices so that the path costs 0.
+
+        Among columns of equal distance the search goes shallow first (a key is the
+        distance then the rows moved, one integer: distance << DEPTH_BITS | depth), and
+        a free column reached at the distance being settled ends it at once: in a list
+        of equal items a search then stops next to its start instead of walking through
+        every row paired before it."""
+        offers, owner, u, v = self.offers, self.owner, self.u, self.v
+        key, way = self._key, self._way
+        heap: list[tuple[int, int]] = []
+        settled: list[int] = []
+        push, pop = heapq.heappush, heapq.heappop
+        row, came, base, depth = start, -1, 0, 1
+        end = -1
+        while end < 0:
+            shift = base - u[row]
+            for col, cost in offers[row]:
+                dist = shift + cost - v[col]
+                reach = dist << DEPTH_BITS | depth
+                if reach < key[col]:  # never for a settled column: costs are >= 0
+                    key[col] = reach
+                    way[col] = came
+                    if dist == base and owner[col] < 0:  # no column is nearer
+                        end = col
+                        break
+                    push(heap, (reach, col))
+            else:
+                while True:
+                    reach, col = pop(heap)
+                    if key[col] == reach:
+                        break
+                settled.append(col)
+                base = reach >> DEPTH_BITS
+                if owner[col] < 0:
+                    end = col
+                else:
+                    row, came, depth = owner[col], col, (reach & DEPTH_MASK) + 1
+        for held in settled:
+            step = base - (key[held] >> DEPTH_BITS)
+            if step:  # every column short of the end is held
+                v[held] -= step
+                u[owner[held]] += step
+            key[held] = UNREACHED
+        for _, reached in heap:  # the columns reached but not settled
+            key[reached] = UNREACHED
+        key[end] = UNREACHED
+        u[start] += base
+        while end != -1:
+            back = way[end]
+            owner[end] = start if back == -1 else owner[back]
+            end = back
 
 
-def _augment(
-    start: int,
-    offers: list[list[tuple[int, int]]],
-    u: list[int],
-    v: list[int],
-    owner: dict[int, int],
-) -> None:
-    """Add row `start` by one shortest augmenting path (Dijkstra on reduced costs).
+class _LowestIndices:
+    """Rule 3 on a best pairing and its prices: each row, in order, moves to the lowest
+    column it can have in a best pairing that keeps the rows before it in place.
 
-    A column's key is its distance then its depth (rows moved to reach it), as one
-    integer: distance << DEPTH_BITS | depth, so the heap compares plain integers."""
-    heap: list[tuple[int, int]] = []
-    best: dict[int, int] = {}  # column -> key pushed
-    way: dict[int, int] = {}  # column -> the column whose row reached it (-1: the start)
-    done: dict[int, int] = {}  # finalized column -> its distance
-    push, pop = heapq.heappush, heapq.heappop
-    row, came, base, depth = start, -1, 0, 0
-    while True:
-        depth += 1
-        shift = base - u[row]
-        for col, cost in offers[row]:
-            if col in done:
+    A best pairing takes only tight pairs (reduced cost 0) and leaves free only columns
+    of price 0, so two best pairings differ by alternating cycles of tight pairs, where
+    a free column may close a cycle through HUB by freeing another price-0 column (two
+    items traded for no change in weight). Row r can have a column j below its own c
+    when such a cycle leads from j back to c: j's row moves on to another of its tight
+    columns, that column's row too, and so on until one takes c."""
+
+    __slots__ = ("fixed", "hub", "into", "match", "owner", "spare", "tight", "v")
+
+    def __init__(self, best: _BestPairing) -> None:
+        self.owner, self.v = best.owner, best.v
+        u, v = best.u, best.v
+        self.tight = [
+            sorted(col for col, cost in row if cost - u[r] == v[col])
+            for r, row in enumerate(best.offers)
+        ]
+        self.match = [-1] * len(best.offers)
+        for col, r in enumerate(self.owner):
+            if r >= 0:
+                self.match[r] = col
+        self.into: list[list[int]] = [[] for _ in self.owner]  # each column's tight rows
+        for r, columns in enumerate(self.tight):
+            for col in columns:
+                self.into[col].append(r)
+        self.fixed = [False] * len(best.offers)
+        # the price-0 columns held by rows not yet fixed: where a cycle may go on from HUB
+        self.spare = {col: None for col, r in enumerate(self.owner) if r >= 0 and v[col] == 0}
+        # no cycle passes HUB when no free column has a tight pair: then none ever does
+        self.hub = any(r < 0 and self.into[col] for col, r in enumerate(self.owner))
+
+    def walk(self) -> None:
+        """Fix the rows in order, each at the lowest column a cycle can give it."""
+        owner, fixed = self.owner, self.fixed
+        for r, columns in enumerate(self.tight):
+            c = self.match[r]
+            if c < 0:
                 continue
-            key = (shift + cost - v[col]) << DEPTH_BITS | depth
-            known = best.get(col)
-            if known is None or key < known:
-                best[col] = key
-                way[col] = came
-                push(heap, (key, col))
-        while True:
-            key, col = pop(heap)
-            if col not in done and best[col] == key:
-                break
-        dist = key >> DEPTH_BITS
-        done[col] = dist
-        holder = owner.get(col)
-        if holder is None:
-            break
-        row, came, base, depth = holder, col, dist, key & DEPTH_MASK
-    for col, at in done.items():
-        step = dist - at
-        if step:  # every column short of the end is held
-            v[col] -= step
-            u[owner[col]] += step
-    u[start] += dist
-    end = col
-    while end != -1:
-        back = way[end]
-        owner[end] = start if back == -1 else owner[back]
-        end = back
+            fixed[r] = True
+            self.spare.pop(c, None)
+            lower = [j for j in columns if j < c and (owner[j] < 0 or not fixed[owner[j]])]
+            # a cycle ends with a row still free to move taking c, or with c left free
+            closes = (self.hub and self.v[c] == 0) or any(not fixed[s] for s in self.into[c])
+            if lower and closes:
+                self._move_down(r, c, lower)
+
+    def _move_down(self, r: int, c: int, lower: list[int]) -> None:
+        """Give row r the lowest of `lower` from which a cycle leads back to its column c;
+        nothing when none does. A breadth-first search over columns, HUB included, so
+        that the short cycles, the usual ones, are found before long ones are walked."""
+        owner, fixed, tight = self.owner, self.fixed, self.tight
+        dead: set[int] = set()  # columns (and HUB) from which c cannot be reached
+        after_hub: list[int] | None = None  # worked out the first time HUB is reached
+        for j in lower:
+            if j in dead:
+                continue
+            parent = {j: j}
+            queue = deque([j])
+            while queue:
+                col = queue.popleft()
+                if col == HUB:
+                    if after_hub is None:
+                        after_hub = self._spare_toward(c)
+                    nexts = after_hub
+                elif owner[col] < 0:
+                    nexts = [HUB]
+                else:
+                    nexts = tight[owner[col]]
+                for step in nexts:
+                    if step in parent or step in dead:
+                        continue
+                    if step not in (c, HUB) and owner[step] >= 0 and fixed[owner[step]]:
+                        continue
+                    parent[step] = col
+                    if step == c:
+                        self._turn(r, j, c, parent)
+                        return
+                    queue.append(step)
+            dead.update(parent)
+
+    def _spare_toward(self, c: int) -> list[int]:
+        """Where a cycle goes on from HUB: the spare columns from which c can be reached
+        (found backwards from c over the rows still free to move), and c itself when its
+        price is 0; the rest of the spare ones would only be walked in vain."""
+        match, fixed, into = self.match, self.fixed, self.into
+        toward = {c: None}
+        queue = deque([c])
+        while queue:
+            col = queue.popleft()
+            for r in into[col]:
+                held = match[r]
+                if not fixed[r] and held not in toward:
+                    toward[held] = None
+                    queue.append(held)
+        found = [col for col in toward if col in self.spare]
+        return [*found, c] if self.v[c] == 0 else found
+
+    def _turn(self, r: int, j: int, c: int, parent: dict[int, int]) -> None:
+        """Each column on the path j .. c goes to the row of the column before it (row r
+        takes j); the column after HUB is left free, the free one before it taken."""
+        owner, match, v, fixed, spare = self.owner, self.match, self.v, self.fixed, self.spare
+        path = [c]
+        while path[-1] != j:
+            path.append(parent[path[-1]])
+        carry = r
+        for col in reversed(path):
+            if col == HUB:
+                continue
+            carry, owner[col] = owner[col], carry
+            row = owner[col]
+            if row >= 0:
+                match[row] = col
+            if row >= 0 and not fixed[row] and v[col] == 0:
+                spare[col] = None
+            else:
+                spare.pop(col, None)

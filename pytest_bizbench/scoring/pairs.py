@@ -5,7 +5,8 @@ one call at a time, but each actual item is read once per way of looking at it
 (normalised text, digits, identifier, number, date, bool, sub-field) rather than
 once per pair, and the pairs are found without a Python call each: text by
 rapidfuzz over all items at once (`process.cdist` on all cores when numpy is
-installed, else `process.extract` per expected item), identifiers and exact text
+installed, else `process.extract` per expected item; when digits must match, only
+the items of the same digits), identifiers and exact text
 by lookup, numbers and dates by a sorted search within the tolerance, bools by
 lookup. Only pairs with credit are kept, so a list whose items mostly differ costs
 what its matches cost. Objects add their sub-fields' credits by weight, the most
@@ -22,6 +23,7 @@ import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import date
 from functools import cache
+from itertools import pairwise
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
@@ -139,6 +141,18 @@ class _Columns:
                 () if is_empty(item) else digit_runs(normalize(_as_text(item)))
                 for item in self.items
             ]
+        return found
+
+    def by_digits(
+        self, normalize: Callable[[str], str], cap: int
+    ) -> dict[tuple[str, ...], list[int]]:
+        """Positions in `texts` by the runs of digits of their items."""
+        if (found := self._cache.get("by_digits")) is None:
+            index, _ = self.texts(normalize, cap)
+            digits = self.digits(normalize)
+            found = self._cache["by_digits"] = {}
+            for k, j in enumerate(index):
+                found.setdefault(digits[j], []).append(k)
         return found
 
     def numbers(self) -> tuple[list[float], list[int]]:
@@ -394,24 +408,23 @@ class PairScorer:
         cutoff = 0.0 if partial else max(0.0, threshold * scale - 1e-6 * scale)
         normal = [normalize(query) for query in queries]
         cut = [text[:cap] for text in normal]
-        found: list[tuple[list[int], list[float]]] = []
-        np = numpy_module()
-        if np is not None and len(cut) * len(texts) >= NUMPY_CELLS and len(cut) > 1:
-            matrix = process.cdist(
-                cut, texts, scorer=scorer, processor=None, score_cutoff=cutoff,
-                dtype=np.float64,
-                # threads cost ~0.3 ms to start: worth it only for a large matrix
-                workers=-1 if len(cut) * len(texts) >= PARALLEL_PAIRS else 1,
-            )  # fmt: skip
-            for ratios in matrix:
-                hits = np.flatnonzero(ratios) if cutoff > 0.0 else np.arange(len(texts))
-                found.append((hits.tolist(), ratios[hits].tolist()))
+        if not rule.digits_exact or partial:
+            found = _similar(cut, texts, scorer, cutoff)
         else:
-            for query in cut:
-                result = process.extract(
-                    query, texts, scorer=scorer, processor=None, score_cutoff=cutoff, limit=None
-                )
-                found.append(([k for _, _, k in result], [r for _, r, _ in result]))
+            # a pair whose digits differ has no credit, so each text is compared only with
+            # those of its runs of digits: numbered items meet a few of the others each
+            found = [([], []) for _ in queries]
+            asked: dict[tuple[str, ...], list[int]] = {}
+            for i, text in enumerate(normal):
+                asked.setdefault(digit_runs(text), []).append(i)
+            given = columns.by_digits(normalize, cap)
+            for runs, ask in asked.items():
+                if (give := given.get(runs)) is not None:
+                    similar = _similar(
+                        [cut[i] for i in ask], [texts[k] for k in give], scorer, cutoff
+                    )
+                    for i, (hits, ratios) in zip(ask, similar, strict=True):
+                        found[i] = ([give[h] for h in hits], ratios)
         rows = []
         for query, (hits, ratios) in zip(normal, found, strict=True):
             runs = digit_runs(query)
@@ -425,6 +438,34 @@ class PairScorer:
                     row[j] = (credit, close)
             rows.append(row)
         return rows
+
+
+def _similar(
+    queries: list[str], texts: list[str], scorer: Any, cutoff: float
+) -> list[tuple[list[int], list[float]]]:
+    """For each query, the positions of the texts scoring at least `cutoff` (ascending
+    with numpy, best first without) and their scores: one rapidfuzz call for them all."""
+    np = numpy_module()
+    if np is None or len(queries) * len(texts) < NUMPY_CELLS or len(queries) < 2:
+        found = []
+        for query in queries:
+            result = process.extract(
+                query, texts, scorer=scorer, processor=None, score_cutoff=cutoff, limit=None
+            )
+            found.append(([k for _, _, k in result], [r for _, r, _ in result]))
+        return found
+    matrix = process.cdist(
+        queries, texts, scorer=scorer, processor=None, score_cutoff=cutoff, dtype=np.float64,
+        # threads cost ~0.3 ms to start: worth it only for a large matrix
+        workers=-1 if len(queries) * len(texts) >= PARALLEL_PAIRS else 1,
+    )  # fmt: skip
+    if cutoff <= 0.0:
+        every = list(range(len(texts)))
+        return [(every, ratios) for ratios in matrix.tolist()]
+    at, hits = np.nonzero(matrix)  # row by row, as one array
+    bounds = np.searchsorted(at, np.arange(len(queries) + 1)).tolist()
+    columns, ratios = hits.tolist(), matrix[at, hits].tolist()
+    return [(columns[a:b], ratios[a:b]) for a, b in pairwise(bounds)]
 
 
 def _distinct(values: Iterable[Any]) -> int:
