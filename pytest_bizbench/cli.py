@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import io
 import os
 import sys
 from collections.abc import Sequence
@@ -246,6 +247,11 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run one command; a reader that closes the pipe early (`| head -1`) ends it
     quietly with the status a process killed by SIGPIPE has, as Unix tools do."""
+    for stream in (sys.stdout, sys.stderr):
+        # an output that cannot spell a character (PYTHONIOENCODING=ascii, a legacy
+        # console) shows its escape rather than ending the command in a traceback
+        if isinstance(stream, io.TextIOWrapper):
+            stream.reconfigure(errors="backslashreplace")
     try:
         return _command(list(sys.argv[1:] if argv is None else argv))
     except BrokenPipeError:

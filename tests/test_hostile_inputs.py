@@ -958,3 +958,21 @@ class Plain(BenchmarkPlugin):
 
     def score(self, document: Any) -> ScoredDocument:
         raise NotImplementedError
+
+
+def test_a_report_to_an_output_that_cannot_spell_its_characters(tmp_path: Path) -> None:
+    """`✅` and `—` on an ASCII stdout show as escapes, never a traceback."""
+    path = tmp_path / "r.json"
+    path.write_text(json.dumps(minimal_report()), encoding="utf-8")
+    code = "import sys; from pytest_bizbench.cli import main; sys.exit(main(sys.argv[1:]))"
+    env = {**os.environ, "PYTHONIOENCODING": "ascii"}
+    done = subprocess.run(
+        [sys.executable, "-c", code, "report", str(path)],
+        capture_output=True,
+        text=True,
+        encoding="ascii",
+        env=env,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "Gate: **passed \\u2705**" in done.stdout
