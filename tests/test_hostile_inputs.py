@@ -21,12 +21,12 @@ import stat
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any
 
 import pytest
 from bizhelpers import REPORT, Suite, doc, jsonl
+from test_baseline_compare import Direct
 
-from pytest_bizbench import BenchmarkPlugin, ScoredDocument
 from pytest_bizbench.cli import main
 from pytest_bizbench.gate.baseline import Judge, Side, compare_sides
 from pytest_bizbench.options.settings import BaselineOptions, PredictionSpec
@@ -924,7 +924,7 @@ def test_paired_values_too_large_for_the_statistics_are_left_unpaired() -> None:
     config = {"paired_on": "best"}
     base = Side("1", "fp", {"accuracy": 1.0}, docs, config)
     cand = Side("1", "fp", {"accuracy": 1.0}, far, config)
-    result = compare_sides(Judge.of(Plain()), base, cand, BaselineOptions())
+    result = compare_sides(Judge.of(Direct()), base, cand, BaselineOptions())
     assert result["paired"]["n"] == 2  # c0 and c1: -2 and -4
     assert result["paired"]["mean_delta"] == -3.0
 
@@ -948,16 +948,6 @@ def test_a_merge_into_a_place_no_report_can_go_is_a_usage_error(
     assert (
         err == f"bizbench merge: cannot write {where}: not a regular file (a directory) is there\n"
     )
-
-
-class Plain(BenchmarkPlugin):
-    name = "plain"
-    version = "1.0.0"
-    description = "scores nothing itself"
-    target_labels: ClassVar[list[str]] = ["*"]
-
-    def score(self, document: Any) -> ScoredDocument:
-        raise NotImplementedError
 
 
 def test_a_report_to_an_output_that_cannot_spell_its_characters(tmp_path: Path) -> None:
