@@ -59,29 +59,26 @@ def _benchmark_entry(registry: Registry, name: str) -> BenchmarkEntry:
 
 
 def build_report(result: RunResult, registry: Registry) -> Report:
-    names = sorted(
-        {name for name, _ in result.documents}
-        | {name for name, _ in result.comparisons}
-        | set(result.runs)
-    )
-    benchmarks: dict[str, BenchmarkEntry] = {}
-    for name in names:
-        models = {}
-        for (benchmark, model), docs in result.documents.items():
-            if benchmark != name:
-                continue
-            # only documents with sample statistics can flip: the others stay unparsed
-            flaky = flaky_cases(Documents([d for d in docs if d.has_samples]))
-            metrics = result.metrics.get((name, model), {})
-            models[model] = ModelEntry(metrics, Documents(docs), tuple(flaky))
-        comparison = {m: c for (n, m), c in result.comparisons.items() if n == name}
-        benchmarks[name] = replace(
+    models: dict[str, dict[str, ModelEntry]] = {}
+    for (name, model), docs in result.documents.items():
+        # only documents with sample statistics can flip: the others stay unparsed
+        flaky = flaky_cases(Documents([d for d in docs if d.has_samples]))
+        metrics = result.metrics.get((name, model), {})
+        models.setdefault(name, {})[model] = ModelEntry(metrics, Documents(docs), tuple(flaky))
+    # also a benchmark x model of the baseline that this run lacks (verdict missing)
+    comparisons: dict[str, dict[str, Mapping[str, Any]]] = {}
+    for (name, model), comparison in result.comparisons.items():
+        comparisons.setdefault(name, {})[model] = comparison
+    benchmarks = {
+        name: replace(
             _benchmark_entry(registry, name),
-            models=models,
-            comparison=comparison,
-            paired=result.paired.get(name, {}) if models else {},
+            models=models.get(name, {}),
+            comparison=comparisons.get(name, {}),
+            paired=result.paired.get(name, {}) if name in models else {},
             runs=result.runs.get(name),
         )
+        for name in sorted({*models, *comparisons, *result.runs})
+    }
     return Report(
         benchmarks=benchmarks,
         thresholds=tuple(result.thresholds),
