@@ -24,6 +24,7 @@ import json
 import re
 import types
 from dataclasses import dataclass
+from functools import cache
 from typing import (
     Annotated,
     Any,
@@ -288,6 +289,7 @@ class _Hint:
     size: int | None
 
 
+@cache  # a report checks the same few hints once per document
 def _hint(hint: Any) -> _Hint:
     nullable = read = written = False
     bounds: Bounds | None = None
@@ -310,9 +312,11 @@ def _hint(hint: Any) -> _Hint:
             return _Hint(hint, nullable, read, written, bounds, size)
 
 
-def _keys(cls: type) -> list[tuple[str, _Hint]]:
+@cache
+def _keys(cls: type) -> tuple[tuple[str, _Hint], ...]:
     """(key, hint) of a TypedDict, in declared order."""
-    return [(key, _hint(hint)) for key, hint in get_type_hints(cls, include_extras=True).items()]
+    hints = get_type_hints(cls, include_extras=True)
+    return tuple((key, _hint(hint)) for key, hint in hints.items())
 
 
 _NAMES = {str: "a string", int: "an integer", float: "a number", bool: "true or false"}
