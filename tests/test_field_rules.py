@@ -256,6 +256,32 @@ def test_property_pair_items_is_the_pairing_of_the_rule(
     assert dict(pair_items(rows, n_actual)) == _by_the_rule(rows, n_actual)
 
 
+def test_a_pairing_searched_from_the_actual_side_follows_the_rule() -> None:
+    # fewer actual items than expected ones have a candidate, so the search runs from
+    # the actual side: 1 and 2 are closer to actual 0 than 0 is, and tie, so 1 gets it
+    assert pair_items([{0: (1.0, 0.8)}, {0: (1.0, 0.9)}, {0: (1.0, 0.9)}], 1) == [(1, 0)]
+    # credit first: 0 with actual 0 (0.5) and 1 with actual 1 (1.0) make 1.5, where 0
+    # with actual 1 makes 1.0
+    rows = [{0: (0.5, 1.0), 1: (1.0, 0.8)}, {1: (1.0, 0.9)}, {1: (1.0, 0.9)}]
+    assert pair_items(rows, 2) == [(0, 0), (1, 1)]
+
+
+def test_pairings_searched_from_either_side_are_the_pairing_of_the_rule() -> None:
+    rnd = random.Random(7)
+    for _ in range(3000):
+        n_actual = rnd.randint(1, 3)
+        kinds = [
+            {
+                j: (rnd.choice([1.0, 0.75, 0.5]), rnd.choice([1.0, 0.9, 0.8]))
+                for j in range(n_actual)
+                if rnd.random() < 0.6
+            }
+            for _ in range(rnd.randint(1, 3))
+        ]
+        rows = [dict(rnd.choice(kinds)) for _ in range(rnd.randint(2, 6))]
+        assert dict(pair_items(rows, n_actual)) == _by_the_rule(rows, n_actual), rows
+
+
 @pytest.mark.parametrize("workers", [None, "2"])
 def test_end_to_end_with_a_rules_file(suite: Suite, workers: str | None) -> None:
     suite.write(

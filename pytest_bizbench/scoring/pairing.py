@@ -25,9 +25,16 @@ walked in order, and each moves to the lowest actual index it can reach by an
 alternating cycle through such pairs that leaves the items before it in place. Which
 of the best pairings the search happened to find never shows.
 
-Cost: one search per expected item over the pairs it can reach, then a walk over the
-pairs of reduced cost 0; a list of distinct items, each with a few candidates, costs
-about its candidates.
+The search may run from either side, as both solve one linear programme and their
+prices carry over: it runs from the side with fewer items that have a candidate,
+since every search that ends by leaving its item unpaired walks all it can reach,
+and there are as many of those as items searched from that stay unpaired (both sides
+hold the same number of pairs). Items are added cheapest best offer first, so the
+identical copies take their partners before the near misses search among them.
+
+Cost: one search per item over the pairs it can reach, then a walk over the pairs of
+reduced cost 0; a list of distinct items, each with a few candidates, costs about its
+candidates.
 """
 
 from __future__ import annotations
@@ -39,11 +46,13 @@ Candidates = dict[int, tuple[float, float]]
 """An expected item's credited actual items: index -> (credit, closeness)."""
 
 Offers = list[list[tuple[int, int]]]
-"""Each row's (column, cost) pairs; row r's own "unpaired" column n_actual + r last."""
+"""Each row's (column, cost) pairs; row r's own "unpaired" column, after every other
+side's item, last."""
 
 SCALE = 1_000_000
 DEPTH_BITS = 32  # a search moves fewer than 2**32 rows
 DEPTH_MASK = (1 << DEPTH_BITS) - 1
+DISTANCE = ~DEPTH_MASK  # a key's distance part
 UNREACHED = 1 << 160  # above any key
 HUB = -1  # in the walk: any price-0 column, freed so that a free column can be taken
 
@@ -51,22 +60,38 @@ HUB = -1  # in the walk: any price-0 column, freed so that a free column can be 
 def pair_items(rows: list[Candidates], n_actual: int) -> list[tuple[int, int]]:
     """(expected index, actual index) pairs, sorted, by the rule of the module docstring."""
     big = SCALE * (min(len(rows), n_actual) + 1)
-    ceiling = SCALE * big + SCALE  # above every weight, so every cost is >= 0
-    offers: Offers = [
-        [
-            (j, ceiling - max(1, round(credit * SCALE)) * big - round(closeness * SCALE))
-            for j, (credit, closeness) in row.items()
+    # above every weight, so every cost is >= 0; costs and prices count in units of
+    # 1 << DEPTH_BITS, so that a search's key is a distance plus a depth
+    ceiling = (SCALE * big + SCALE) << DEPTH_BITS
+
+    def offers(side: list[Candidates], others: int) -> Offers:
+        return [
+            [
+                (
+                    j,
+                    ceiling
+                    - ((round(credit * SCALE) or 1) * big + round(closeness * SCALE) << DEPTH_BITS),
+                )
+                for j, (credit, closeness) in row.items()
+            ]
+            + [(others + r, ceiling)]
+            if row
+            else []
+            for r, row in enumerate(side)
         ]
-        + [(n_actual + r, ceiling)]
-        if row
-        else []
-        for r, row in enumerate(rows)
-    ]
-    best = _BestPairing(offers, n_actual + len(rows))
-    for r in range(len(rows)):
-        best.add(r)
-    _LowestIndices(best).walk()
-    return sorted((r, j) for j, r in enumerate(best.owner[:n_actual]) if r >= 0)
+
+    if len(set().union(*rows)) < sum(1 for row in rows if row):
+        columns: list[Candidates] = [{} for _ in range(n_actual)]
+        for r, row in enumerate(rows):
+            for j, pair in row.items():
+                columns[j][r] = pair
+        solved = _BestPairing(offers(columns, len(rows)), len(rows) + n_actual)
+        walk = _LowestIndices.searched_from_the_actual_side(solved, ceiling)
+    else:
+        solved = _BestPairing(offers(rows, n_actual), n_actual + len(rows))
+        walk = _LowestIndices.searched_from_the_expected_side(solved)
+    walk.walk()
+    return sorted((r, j) for j, r in enumerate(walk.owner[:n_actual]) if r >= 0)
 
 
 class _BestPairing:
@@ -84,6 +109,9 @@ class _BestPairing:
         self.v = [0] * columns
         self._key = [UNREACHED] * columns  # a search's distance to each column
         self._way = [0] * columns  # the column whose row reached it (-1: the start)
+        best_offer = [min(cost for _, cost in row) if row else 0 for row in offers]
+        for r in sorted(range(len(offers)), key=best_offer.__getitem__):
+            self.add(r)
 
     def add(self, start: int) -> None:
         """Pair row `start` too, by the cheapest change (a shortest augmenting path)."""
@@ -105,7 +133,7 @@ class _BestPairing:
         columns settled before it lower their prices so that the path costs 0.
 
         Among columns of equal distance the search goes shallow first (a key is the
-        distance then the rows moved, one integer: distance << DEPTH_BITS | depth), and
+        distance plus the rows moved, below the distance's unit), and
         a free column reached at the distance being settled ends it at once: in a list
         of equal items a search then stops next to its start instead of walking through
         every row paired before it."""
@@ -117,14 +145,14 @@ class _BestPairing:
         row, came, base, depth = start, -1, 0, 1
         end = -1
         while end < 0:
-            shift = base - u[row]
+            near = base + depth  # the key of a column at the distance being settled
+            offset = near - u[row]
             for col, cost in offers[row]:
-                dist = shift + cost - v[col]
-                reach = dist << DEPTH_BITS | depth
+                reach = offset + cost - v[col]
                 if reach < key[col]:  # never for a settled column: costs are >= 0
                     key[col] = reach
                     way[col] = came
-                    if dist == base and owner[col] < 0:  # no column is nearer
+                    if reach == near and owner[col] < 0:  # no column is nearer
                         end = col
                         break
                     push(heap, (reach, col))
@@ -134,13 +162,13 @@ class _BestPairing:
                     if key[col] == reach:
                         break
                 settled.append(col)
-                base = reach >> DEPTH_BITS
+                base = reach & DISTANCE
                 if owner[col] < 0:
                     end = col
                 else:
                     row, came, depth = owner[col], col, (reach & DEPTH_MASK) + 1
         for held in settled:
-            step = base - (key[held] >> DEPTH_BITS)
+            step = base - (key[held] & DISTANCE)
             if step:  # every column short of the end is held
                 v[held] -= step
                 u[owner[held]] += step
@@ -168,14 +196,9 @@ class _LowestIndices:
 
     __slots__ = ("fixed", "hub", "into", "match", "owner", "spare", "tight", "v")
 
-    def __init__(self, best: _BestPairing) -> None:
-        self.owner, self.v = best.owner, best.v
-        u, v = best.u, best.v
-        self.tight = [
-            sorted(col for col, cost in row if cost - u[r] == v[col])
-            for r, row in enumerate(best.offers)
-        ]
-        self.match = [-1] * len(best.offers)
+    def __init__(self, owner: list[int], v: list[int], tight: list[list[int]]) -> None:
+        self.owner, self.v, self.tight = owner, v, tight
+        self.match = [-1] * len(tight)
         for col, r in enumerate(self.owner):
             if r >= 0:
                 self.match[r] = col
@@ -183,11 +206,48 @@ class _LowestIndices:
         for r, columns in enumerate(self.tight):
             for col in columns:
                 self.into[col].append(r)
-        self.fixed = [False] * len(best.offers)
+        self.fixed = [False] * len(tight)
         # the price-0 columns held by rows not yet fixed: where a cycle may go on from HUB
         self.spare = {col: None for col, r in enumerate(self.owner) if r >= 0 and v[col] == 0}
         # no cycle passes HUB when no free column has a tight pair: then none ever does
         self.hub = any(r < 0 and self.into[col] for col, r in enumerate(self.owner))
+
+    @classmethod
+    def searched_from_the_expected_side(cls, best: _BestPairing) -> _LowestIndices:
+        """The walk over the tight pairs of a pairing searched from the expected items."""
+        u, v = best.u, best.v
+        tight = [
+            sorted(col for col, cost in row if cost - u[r] == v[col])
+            for r, row in enumerate(best.offers)
+        ]
+        return cls(best.owner, v, tight)
+
+    @classmethod
+    def searched_from_the_actual_side(cls, flipped: _BestPairing, ceiling: int) -> _LowestIndices:
+        """The same for a pairing searched from the actual items, whose rows are our
+        columns. An expected item's price is its column price there plus `ceiling`, an
+        actual item's its row price there less `ceiling` (its own "unpaired" column
+        keeps price 0 there: only its row reaches it, so no search passes through it).
+        That keeps every reduced cost and gives price 0 to the actual items left free."""
+        n_actual, n_expected = len(flipped.offers), len(flipped.owner) - len(flipped.offers)
+        owner = [-1] * (n_actual + n_expected)
+        v = [0] * (n_actual + n_expected)
+        tight: list[list[int]] = [[] for _ in range(n_expected)]
+        offered = bytearray(n_expected)
+        u_flipped, v_flipped = flipped.u, flipped.v
+        for j, row in enumerate(flipped.offers):
+            if row:
+                v[j] = u_flipped[j] - ceiling
+                for r, cost in row[:-1]:
+                    offered[r] = 1
+                    if cost - u_flipped[j] == v_flipped[r]:
+                        tight[r].append(j)
+        for r, j in enumerate(flipped.owner[:n_expected]):
+            if offered[r]:  # its "unpaired" column: price 0, tight when its price here is 0
+                if v_flipped[r] == 0:
+                    tight[r].append(n_actual + r)
+                owner[j if j >= 0 else n_actual + r] = r
+        return cls(owner, v, tight)
 
     def walk(self) -> None:
         """Fix the rows in order, each at the lowest column a cycle can give it."""
