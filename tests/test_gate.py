@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from pytest_bizbench.gate.thresholds import evaluate_thresholds, gate_reasons, resolve_metric
+from pytest_bizbench.report.tables import threshold_table
 from pytest_bizbench.options.thresholds import Threshold, parse_threshold
 from pytest_bizbench.report.records import Completeness
 
@@ -86,12 +87,18 @@ def test_evaluate_thresholds_every_model_when_none_named() -> None:
     [
         ("other:accuracy>=0.1", "no such benchmark"),
         ("fa:v9:accuracy>=0.1", "no such model"),
-        ("fa:recall>=0.1", "no such metric (top-level metrics: accuracy, groups)"),
+        ("fa:recall>=0.1", "no such metric (top-level metrics: accuracy, fields, groups)"),
         ("fa:groups>=0.1", "metric is not a number"),
+        (
+            "fa:fields.total.precision>=0.1",
+            "fields.total.precision has no value: nothing was counted for it in this run",
+        ),
     ],
 )
 def test_unknown_targets_fail_with_a_note(text: str, note: str) -> None:
-    metrics = {("fa", "v1"): {"accuracy": 0.8, "groups": {}}}
+    metrics = {
+        ("fa", "v1"): {"accuracy": 0.8, "groups": {}, "fields": {"total": {"precision": None}}}
+    }
     (result,) = evaluate_thresholds([parse_threshold(text)], metrics)
     assert not result.passed
     assert result.actual is None
@@ -157,3 +164,12 @@ def test_identical_completeness_messages_are_listed_once_with_a_count() -> None:
         "  error: prediction file p.jsonl:2: malformed JSON (2 times)",
         "  error: benchmark 'b' raised KeyError: 'k'",
     ]
+
+
+def test_the_threshold_table_says_a_threshold_without_a_value_has_none() -> None:
+    metrics = {("fa", "v1"): {"accuracy": 0.8, "fields": {"total": {"f1": None}}}}
+    results = evaluate_thresholds(
+        [parse_threshold("fa:accuracy>=0.9"), parse_threshold("fa:fields.total.f1>=0.5")], metrics
+    )
+    _, rows = threshold_table(results)
+    assert [row[2:] for row in rows] == [["0.8000", "FAIL"], ["—", "FAIL, no value"]]

@@ -19,20 +19,21 @@ _OPS: dict[str, Callable[[float, float], bool]] = {
 }
 
 
-def resolve_metric(metrics: Mapping[str, Any], path: str) -> Any:
-    """Follow a dotted path; keys may themselves hold dots, so the longest key wins."""
+def resolve_metric(metrics: Mapping[str, Any], path: str, missing: Any = None) -> Any:
+    """Follow a dotted path; keys may themselves hold dots, so the longest key wins.
+    `missing` when the path leads nowhere, so a caller can tell it from a null value."""
     node: Any = metrics
     rest = path
     while rest:
         if not isinstance(node, Mapping):
-            return None
+            return missing
         for cut in [len(rest), *reversed([i for i, ch in enumerate(rest) if ch == "."])]:
             key = rest[:cut]
             if key in node:
                 node, rest = node[key], rest[cut + 1 :]
                 break
         else:
-            return None
+            return missing
     return node
 
 
@@ -49,6 +50,7 @@ def metric_paths(metrics: Mapping[str, Any], prefix: str = "") -> list[str]:
 
 
 PER_FIELD = "per_field_accuracy."
+_MISSING = object()
 
 
 def _unknown_metric(metrics: Mapping[str, Any], path: str) -> str:
@@ -99,11 +101,14 @@ def evaluate_thresholds(
             if found is None:
                 results.append(ThresholdResult(t, model, None, False, "no such model"))
                 continue
-            actual = resolve_metric(found, t.metric)
+            actual = resolve_metric(found, t.metric, _MISSING)
             if isinstance(actual, bool) or not isinstance(actual, (int, float)):
-                note = (
-                    _unknown_metric(found, t.metric) if actual is None else "metric is not a number"
-                )
+                if actual is _MISSING:
+                    note = _unknown_metric(found, t.metric)
+                elif actual is None:  # a rate over nothing: precision with no pair, say
+                    note = f"{t.metric} has no value: nothing was counted for it in this run"
+                else:
+                    note = "metric is not a number"
                 results.append(ThresholdResult(t, model, None, False, note))
                 continue
             value = float(actual)

@@ -196,7 +196,7 @@ def threshold_table(thresholds: Sequence[ThresholdResult]) -> Table:
             f"{_general(t.threshold.value)}",
             t.model,
             fmt(t.actual),
-            "pass" if t.passed else ("FAIL" if t.actual is not None else "FAIL no such metric"),
+            "pass" if t.passed else ("FAIL" if t.actual is not None else "FAIL, no value"),
         ]
         for t in thresholds
     ]
