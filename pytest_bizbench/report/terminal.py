@@ -115,7 +115,9 @@ def write_summary(
         text, markup = verdict
         reporter.write_line(cut(f"{text} ({counts_line(report)})", width or len(text)), **markup)
     else:
-        _write_sections(reporter, view, verdict, width, reasons_above)
+        # a reason's indented lines (each error, each missing prediction) detail it
+        counted = sum(1 for reason in report.gate.reasons if not reason[:1].isspace())
+        _write_sections(reporter, view, verdict, width, counted if reasons_above else 0)
     if report_error:
         error = f"bizbench: {terminal_text(report_error)}"
         reporter.write_line(error if width is None else cut(error, width), red=True, bold=True)
@@ -128,8 +130,9 @@ def _write_sections(
     view: ReportView,
     verdict: tuple[str, dict[str, bool]],
     width: int | None,
-    reasons_above: bool,
+    reasons_above: int,
 ) -> None:
+    """`reasons_above`: how many reasons pytest's failures already listed (0: none)."""
     detail = Detail.FULL if width is None else Detail.SHORT
     for section, blocks in view.at(detail):
         if section.key != "gate":
@@ -139,8 +142,8 @@ def _write_sections(
         text, markup = verdict
         reasons = [reason for block in blocks for reason in block.lines]
         if reasons and reasons_above:
-            shown = "reasons" if len(reasons) > 1 else "reason"
-            text += f" ({len(reasons)} {shown} under 'gate' above)"
+            shown = "reasons" if reasons_above > 1 else "reason"
+            text += f" ({reasons_above} {shown} under 'gate' above)"
             reasons = []
         reporter.write_line(text if width is None else cut(text, width), **markup)
         for reason in reasons:
