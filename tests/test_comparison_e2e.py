@@ -28,7 +28,10 @@ MARK = ("--bizbench-min-score", "0.5")
 SE = 0.25
 T_975, T_80 = math.tan(math.pi * 0.475), math.tan(math.pi * 0.3)
 MDE = (T_975 + T_80) * SE
-SENTENCE = "this suite can detect changes of 352.1 points or more; REGRESSION_THRESHOLD is 2 points"
+SENTENCE = (
+    "this suite cannot detect a change of any size: the smallest it could, 3.5, is more "
+    "than the whole score range; REGRESSION_THRESHOLD is 2 points"
+)
 # beside the verdict: one case moved (p 1), and four cases can never show a change
 NOT_SIGNIFICANT = "(not significant, p 1; under 6 paired cases (4) can never be significant)"
 

@@ -144,6 +144,10 @@ def test_detectability_sentence_and_table_columns() -> None:
         "this suite can detect changes of 6.1 points or more; REGRESSION_THRESHOLD is 2 points"
     )
     assert detectability({**c, "mde": 0.015}) is None  # the suite can see a 2-point drop
+    assert detectability({**c, "mde": 1.5}) == (
+        "this suite cannot detect a change of any size: the smallest it could, 1.5, is more "
+        "than the whole score range; REGRESSION_THRESHOLD is 2 points"
+    )
     assert comparison_notes({("direct", "m"): c}) == [f"direct (m): {detectability(c)}"]
     table = comparison_table({("direct", "m"): c}, {"direct": "accuracy"})
     assert table is not None

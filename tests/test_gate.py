@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from pytest_bizbench.gate.thresholds import evaluate_thresholds, gate_reasons, resolve_metric
-from pytest_bizbench.report.tables import threshold_table
 from pytest_bizbench.options.thresholds import Threshold, parse_threshold
 from pytest_bizbench.report.records import Completeness
+from pytest_bizbench.report.tables import threshold_table
 
 
 @pytest.mark.parametrize(

@@ -335,6 +335,12 @@ def detectability(c: Mapping[str, Any]) -> str | None:
         return None
     if mde <= threshold:
         return None
+    if mde > 1:  # more than a score's whole range: say so rather than "352.1 points"
+        return (
+            f"this suite cannot detect a change of any size: the smallest it could, "
+            f"{_short(mde)}, is more than the whole score range; "
+            f"REGRESSION_THRESHOLD is {_points(threshold)} points"
+        )
     return (
         f"this suite can detect changes of {_points(mde)} points or more; "
         f"REGRESSION_THRESHOLD is {_points(threshold)} points"
