@@ -110,6 +110,20 @@ def test_a_report_of_an_earlier_version_without_newer_keys_still_reads(
         read_report(old)
 
 
+def test_integers_spelled_as_floats_read_as_integers(example: Path, tmp_path: Path) -> None:
+    """`1.0` is an integer to JSON Schema, and to the reader: written back, `1`."""
+    data = json.loads(example.read_text(encoding="utf-8"))
+    data["schema_version"] = 1.0
+    data["completeness"]["collected"] = float(data["completeness"]["collected"])
+    spelled = tmp_path / "floats.json"
+    spelled.write_text(json.dumps(data), encoding="utf-8")
+    assert dumps(read_report(spelled)) == example.read_text(encoding="utf-8")
+    data["completeness"]["collected"] += 0.5
+    spelled.write_text(json.dumps(data), encoding="utf-8")
+    with pytest.raises(ReportError, match=r"completeness\.collected must be an integer"):
+        read_report(spelled)
+
+
 def test_a_run_and_its_saved_report_render_the_same_view(suite: Suite) -> None:
     """The terminal renders the live report; `bizbench report` the saved one: the
     detail view of both is the same text."""

@@ -361,7 +361,7 @@ def _problem(value: Any, hint: _Hint, at: str) -> str | None:
         return None
     origin = get_origin(base)
     if origin is Literal:
-        same = any(type(value) is type(v) and value == v for v in get_args(base))
+        same = any(_same_kind(value, type(v)) and value == v for v in get_args(base))
         return None if same else f"{at} must be {_name(hint)}"
     if is_typeddict(base) or origin is dict:
         if not isinstance(value, dict):
@@ -382,7 +382,9 @@ def _problem(value: Any, hint: _Hint, at: str) -> str | None:
             (p for i, v in enumerate(value) if (p := _problem(v, item, f"{at}[{i}]"))), None
         )
     accepted = (int, float) if base is float else (base,)
-    if isinstance(value, bool) is not (base is bool) or not isinstance(value, accepted):
+    if isinstance(value, bool) is not (base is bool) or not (
+        isinstance(value, accepted) or _same_kind(value, base)
+    ):
         return f"{at} must be {_name(hint)}"
     low, high = (hint.bounds.minimum, hint.bounds.maximum) if hint.bounds else (None, None)
     if (low is not None and value < low) or (high is not None and value > high):
@@ -392,7 +394,17 @@ def _problem(value: Any, hint: _Hint, at: str) -> str | None:
     return None
 
 
+def _same_kind(value: Any, kind: type) -> bool:
+    """`1.0` is an integer too, as JSON Schema has it (a writer in another language
+    may spell one so); never `true`."""
+    if type(value) is float and kind is int:
+        return value.is_integer()
+    return type(value) is kind
+
+
 def _object_problem(value: dict[str, Any], cls: type, at: str) -> str | None:
+    """The first key of `value` that is not as `cls` declares it; an integer spelled
+    `1.0` is made `1` on the way, so the report reads back as it would be written."""
     for key, hint in _keys(cls):
         if key not in value:
             if hint.read:
@@ -401,11 +413,14 @@ def _object_problem(value: dict[str, Any], cls: type, at: str) -> str | None:
         found = _problem(value[key], hint, _join(at, key))
         if found:
             return found
+        if type(value[key]) is float and (hint.base is int or get_origin(hint.base) is Literal):
+            value[key] = int(value[key])
     return None
 
 
 def problem(report: Any) -> str | None:
-    """The first key of a parsed report that is not what readers rely on, or None."""
+    """The first key of a parsed report that is not what readers rely on, or None.
+    An integer spelled `1.0` passes, and is made `1` in place."""
     if not isinstance(report, dict):
         return "the top level is not a JSON object"
     if report.get("schema_version") != SCHEMA_VERSION:
