@@ -100,14 +100,16 @@ class _BestPairing:
     and 0 for a column left free), every reduced cost cost - u - v >= 0 and 0 on the
     pairs taken."""
 
-    __slots__ = ("_key", "_way", "offers", "owner", "u", "v")
+    __slots__ = ("_known", "_way", "offers", "owner", "u", "v")
 
     def __init__(self, offers: Offers, columns: int) -> None:
         self.offers = offers
         self.owner = [-1] * columns
         self.u = [0] * len(offers)
         self.v = [0] * columns
-        self._key = [UNREACHED] * columns  # a search's distance to each column
+        # a search's key for each column (distance plus depth) plus the column's price,
+        # the part of it that a row's scan computes
+        self._known = [UNREACHED] * columns
         self._way = [0] * columns  # the column whose row reached it (-1: the start)
         best_offer = [min(cost for _, cost in row) if row else 0 for row in offers]
         for r in sorted(range(len(offers)), key=best_offer.__getitem__):
@@ -138,7 +140,7 @@ class _BestPairing:
         of equal items a search then stops next to its start instead of walking through
         every row paired before it."""
         offers, owner, u, v = self.offers, self.owner, self.u, self.v
-        key, way = self._key, self._way
+        known, way = self._known, self._way
         heap: list[tuple[int, int]] = []
         settled: list[int] = []
         push, pop = heapq.heappush, heapq.heappop
@@ -148,10 +150,11 @@ class _BestPairing:
             near = base + depth  # the key of a column at the distance being settled
             offset = near - u[row]
             for col, cost in offers[row]:
-                reach = offset + cost - v[col]
-                if reach < key[col]:  # never for a settled column: costs are >= 0
-                    key[col] = reach
+                found = offset + cost  # the key this offer gives col, plus col's price
+                if found < known[col]:  # never for a settled column: costs are >= 0
+                    known[col] = found
                     way[col] = came
+                    reach = found - v[col]
                     if reach == near and owner[col] < 0:  # no column is nearer
                         end = col
                         break
@@ -159,7 +162,7 @@ class _BestPairing:
             else:
                 while True:
                     reach, col = pop(heap)
-                    if key[col] == reach:
+                    if known[col] - v[col] == reach:
                         break
                 settled.append(col)
                 base = reach & DISTANCE
@@ -168,14 +171,14 @@ class _BestPairing:
                 else:
                     row, came, depth = owner[col], col, (reach & DEPTH_MASK) + 1
         for held in settled:
-            step = base - (key[held] & DISTANCE)
+            step = base - ((known[held] - v[held]) & DISTANCE)
             if step:  # every column short of the end is held
                 v[held] -= step
                 u[owner[held]] += step
-            key[held] = UNREACHED
+            known[held] = UNREACHED
         for _, reached in heap:  # the columns reached but not settled
-            key[reached] = UNREACHED
-        key[end] = UNREACHED
+            known[reached] = UNREACHED
+        known[end] = UNREACHED
         u[start] += base
         while end != -1:
             back = way[end]
