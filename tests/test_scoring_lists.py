@@ -17,7 +17,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from pytest_bizbench.scoring import FieldLadder, LadderConfig
-from pytest_bizbench.scoring.pairs import numpy_module
+from pytest_bizbench.scoring.pairs import PairScorer, copies, numpy_module
 
 WORDS = ["acme", "acme corp", "ACME Corp.", "beta llc", "gamma", "gama", "", " ", "Straße"]
 NUMBERS = [1, 2, 2.0, "2", "$2.00", "1,000", "1000", 0.5, "n/a", 1e300, -3, "(3)"]
@@ -241,3 +241,45 @@ def test_an_identical_copy_is_paired_before_a_neighbour_and_copies_pair_in_order
     entry = FieldLadder(LadderConfig()).score_field("n", [2, 2], ["2", 2.0, "$2"])
     assert entry["matched"] == [[2, "2", 1.0], [2, 2.0, 1.0]]
     assert entry["hallucinated"] == ["$2"]
+
+
+def test_copies_group_equal_items_by_value_and_type() -> None:
+    odd = {1: "a", "b": 2}  # keys that cannot be sorted: it stands alone
+    items = ["a", 1, "a", 1.0, {"k": [1, 2]}, {"k": [1, 2]}, True, 1, odd, odd, None, None]
+    assert copies(items) == [[0, 2], [1, 7], [3], [4, 5], [6], [8], [9], [10, 11]]
+
+
+@pytest.mark.usefixtures("numpy_or_not")
+def test_lists_of_copies_equal_one_call_per_pair() -> None:
+    rng = random.Random(3)
+    line = {"sku": "A-1", "qty": 2, "price": 9.5}
+    other = {"sku": "A-1", "qty": 3, "price": 9.5}  # a candidate of `line`: not apart
+    for expected, actual in [
+        (["bolt"] * 30 + ["nut"] * 5, ["nut"] * 7 + ["bolt"] * 20),  # two groups apart
+        ([5.0] * 12 + [5.01] * 6 + [7] * 3, [5.01] * 4 + [5.0] * 9 + [7] * 5),  # 5s together
+        ([line] * 15 + [other] * 4, [other] * 6 + [line] * 10),
+        ([line] * 8 + ["bolt"] * 8, ["bolt"] * 3 + [line] * 9 + ["bolt"] * 2),
+    ]:
+        rng.shuffle(actual)
+        for name in ("items", "amounts"):
+            bulk, reference = both_paths(name, expected, actual)
+            assert bulk == reference
+
+
+def test_copies_of_one_item_are_rated_once(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    line = {"sku": "A-1", "qty": 2, "price": 9.5}
+    seen: list[tuple[int, int]] = []
+    rows = PairScorer.rows
+
+    def counted(self: PairScorer, path: str, wanted: Any, given: Any, floor: float) -> Any:
+        seen.append((len(wanted), len(given)))
+        return rows(self, path, wanted, given, floor)
+
+    monkeypatch.setattr(PairScorer, "rows", counted)
+    entry = FieldLadder(LadderConfig()).score_field("items", [line] * 300, [line] * 250)
+    assert seen == [(1, 1)]  # one distinct value each side, not 300 x 250 pairs
+    # 250 pairs of credit 1 out of 300 + 250 items; 50 expected copies missed
+    assert entry["score"] == pytest.approx(2 * 250 / 550)
+    assert (entry["tp"], entry["fn"], entry["fa"]) == (250, 50, 0)  # counted per item

@@ -591,11 +591,13 @@ class FieldLadder:
         self, item_path: str, wanted: list[Any], given: list[Any], floor: float, *, models: bool
     ) -> list[tuple[int, int, float]]:
         """The credited pairs (expected index, actual index, item score), by expected index."""
+        settled: list[tuple[int, int, float]] = []
         if self._config.bulk_lists:
-            cheap = self._pairs.rows(item_path, wanted, given, floor)
+            cheap, settled = self._pairs.rows_of_copies(item_path, wanted, given, floor)
         else:
             cheap = [self._row(item_path, w, given, floor, models=False) for w in wanted]
-        pairs = [(i, j, cheap[i][j][0]) for i, j in pair_items(cheap, len(given))]
+        found = [(i, j, cheap[i][j][0]) for i, j in pair_items(cheap, len(given))]
+        pairs = sorted(settled + found) if settled else found
         if not models or (self._embed is None and self._judge is None):
             return pairs
         sure = [pair for pair in pairs if pair[2] >= 1.0]

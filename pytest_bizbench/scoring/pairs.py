@@ -19,6 +19,7 @@ list inside a list) is compared pair by pair.
 from __future__ import annotations
 
 import bisect
+import json
 import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import date
@@ -56,6 +57,24 @@ _SLACK = 1e-9
 
 PairRate = Callable[[str, Any, Any], tuple[float, float]]
 """(path, expected, actual) to the cheap ladder's (credit, closeness), one pair at a time."""
+
+
+def copies(items: Sequence[Any]) -> list[list[int]]:
+    """The indices of equal items, grouped, in order of each group's first item. Equal
+    is by value and type (`1` and `1.0` apart); an item that cannot be spelled as JSON
+    with sorted keys stands alone."""
+    groups: dict[Any, list[int]] = {}
+    for index, item in enumerate(items):
+        key: Any
+        if item is None or isinstance(item, (str, int, float)):
+            key = (type(item), item)
+        else:
+            try:
+                key = json.dumps(item, sort_keys=True, default=repr)
+            except (TypeError, ValueError, RecursionError):
+                key = ("alone", index)
+        groups.setdefault(key, []).append(index)
+    return list(groups.values())
 
 
 @cache
@@ -235,6 +254,39 @@ class PairScorer:
                 row = {j: pair for j, pair in rated if pair[0] >= floor and pair[0] > 0.0}
             rows[i] = row
         return rows
+
+    def rows_of_copies(
+        self, path: str, wanted: Sequence[Any], given: Sequence[Any], floor: float
+    ) -> tuple[list[Candidates], list[tuple[int, int, float]]]:
+        """`rows`, with equal items rated once, and the pairs settled on the way.
+
+        Each distinct expected value is rated against each distinct actual value. Where
+        a distinct expected value has exactly one distinct actual value for candidate,
+        and that one no other, the two groups of copies pair with each other in index
+        order: their pairs are all alike, so that is the most pairs, and the lowest
+        indices first. Those pairs come back apart, their items with no candidates, so
+        a list of many copies of an item costs its length, not its square."""
+        wanted_groups, given_groups = copies(wanted), copies(given)
+        if len(wanted_groups) == len(wanted) and len(given_groups) == len(given):
+            return self.rows(path, wanted, given, floor), []
+        distinct = self.rows(
+            path, [wanted[g[0]] for g in wanted_groups], [given[g[0]] for g in given_groups], floor
+        )
+        takers: dict[int, int] = {}  # each distinct actual value's rows, counted
+        for row in distinct:
+            for q in row:
+                takers[q] = takers.get(q, 0) + 1
+        rows: list[Candidates] = [{} for _ in wanted]
+        settled: list[tuple[int, int, float]] = []
+        for group, row in zip(wanted_groups, distinct, strict=True):
+            if len(row) == 1 and takers[q := next(iter(row))] == 1:
+                credit = row[q][0]
+                settled += [(i, j, credit) for i, j in zip(group, given_groups[q], strict=False)]
+                continue
+            expanded = {j: pair for q, pair in row.items() for j in given_groups[q]}
+            for i in group:
+                rows[i] = expanded if i == group[0] else dict(expanded)
+        return rows, settled
 
     def _rows(
         self, path: str, wanted: Sequence[Any], columns: _Columns, floor: float
