@@ -283,3 +283,19 @@ def test_copies_of_one_item_are_rated_once(
     # 250 pairs of credit 1 out of 300 + 250 items; 50 expected copies missed
     assert entry["score"] == pytest.approx(2 * 250 / 550)
     assert (entry["tp"], entry["fn"], entry["fa"]) == (250, 50, 0)  # counted per item
+
+
+def test_too_many_pairs_of_objects_are_paired_by_credit_and_say_so(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # both actual objects are within 1% of the expected one (credit 1); compared field
+    # by field, the copy is the closer; by credit alone they tie and the lower index wins
+    expected, actual = [{"n": 100}], [{"n": 100.5}, {"n": 100}]
+    rated = FieldLadder(LadderConfig()).score_field("items", expected, actual)
+    assert rated["matched"][0][1] == {"n": 100}
+    assert "budget" not in rated
+    monkeypatch.setattr("pytest_bizbench.scoring.pairs.MAX_RATED_PAIRS", 1)
+    cut = FieldLadder(LadderConfig()).score_field("items", expected, actual)
+    assert cut["matched"][0][1] == {"n": 100.5}
+    assert cut["budget"] == "more than 100000 pairs of objects: paired by credit"
+    assert cut["score"] == rated["score"] == pytest.approx(2 * 1 / 3)

@@ -36,7 +36,13 @@ from pytest_bizbench.scoring.dates import parse_date
 from pytest_bizbench.scoring.judge import checked_grade
 from pytest_bizbench.scoring.numbers import numbers_match, parse_number
 from pytest_bizbench.scoring.pairing import Candidates, pair_items
-from pytest_bizbench.scoring.pairs import PairScorer, scalar_kind, stated_bool, text_kind
+from pytest_bizbench.scoring.pairs import (
+    MAX_RATED_PAIRS,
+    PairScorer,
+    scalar_kind,
+    stated_bool,
+    text_kind,
+)
 from pytest_bizbench.scoring.text import cosine, normalize
 
 Embedder = Callable[[list[str]], list[list[float]]]
@@ -122,9 +128,12 @@ class FieldLadder:
     Work budgets keep one case from holding up the run. A list with more items on
     either side than `max_list_items`, or whose pairs a user or model comparator
     would be called on more than `MAX_SLOW_PAIRS` times, pairs its items in order
-    (item k with item k); text longer than `max_text_chars` after normalisation, when
-    not an exact match, gets the similarity of its first `max_text_chars` characters.
-    Both say so in the entry's `budget`.
+    (item k with item k); a list whose objects have more than `MAX_RATED_PAIRS`
+    candidate pairs pairs them by their credit alone (each pair's closeness is its
+    credit, not compared field by field: the score is the same, only which of equally
+    credited pairs is kept may differ); text longer than `max_text_chars` after
+    normalisation, when not an exact match, gets the similarity of its first
+    `max_text_chars` characters. Each says so in the entry's `budget`.
 
     A nested object, and the document, score the weighted mean of their fields
     (`weight`, default 1; null expected fields and `ignore` fields are skipped; with
@@ -535,6 +544,7 @@ class FieldLadder:
         over = max(len(wanted), len(given)) > cap
         over_slow = slow and len(wanted) * len(given) > MAX_SLOW_PAIRS
         pairs: list[tuple[int, int, float]] = []
+        budget = None
         if over or over_slow:
             scored = (
                 (k, k, self._pair(item_path, w, g, models=models)[0])
@@ -542,7 +552,7 @@ class FieldLadder:
             )
             pairs = [pair for pair in scored if pair[2] >= floor and pair[2] > 0.0]
         elif wanted and given:
-            pairs = self._match(item_path, wanted, given, floor, models=models)
+            pairs, budget = self._match(item_path, wanted, given, floor, models=models)
         credit = math.fsum(score for _, _, score in pairs)
         total = len(wanted) + len(given)
         entry: Entry = {
@@ -559,6 +569,8 @@ class FieldLadder:
             entry["budget"] = (
                 f"more than {MAX_SLOW_PAIRS} pairs for a user or model comparator: matched in order"
             )
+        elif budget:
+            entry["budget"] = budget
         rows = {i for i, _, _ in pairs}
         cols = {j for _, j, _ in pairs}
         counts = [0] * 5
@@ -589,22 +601,27 @@ class FieldLadder:
 
     def _match(
         self, item_path: str, wanted: list[Any], given: list[Any], floor: float, *, models: bool
-    ) -> list[tuple[int, int, float]]:
-        """The credited pairs (expected index, actual index, item score), by expected index."""
+    ) -> tuple[list[tuple[int, int, float]], str | None]:
+        """The credited pairs (expected index, actual index, item score), by expected
+        index, and the work budget that cut the comparison short, if one did."""
         settled: list[tuple[int, int, float]] = []
+        rated = True
         if self._config.bulk_lists:
-            cheap, settled = self._pairs.rows_of_copies(item_path, wanted, given, floor)
+            cheap, settled, rated = self._pairs.rows_of_copies(item_path, wanted, given, floor)
         else:
             cheap = [self._row(item_path, w, given, floor, models=False) for w in wanted]
         found = [(i, j, cheap[i][j][0]) for i, j in pair_items(cheap, len(given))]
         pairs = sorted(settled + found) if settled else found
+        budget = (
+            None if rated else f"more than {MAX_RATED_PAIRS} pairs of objects: paired by credit"
+        )
         if not models or (self._embed is None and self._judge is None):
-            return pairs
+            return pairs, budget
         sure = [pair for pair in pairs if pair[2] >= 1.0]
         rows = sorted(set(range(len(wanted))) - {i for i, _, _ in sure})
         cols = sorted(set(range(len(given))) - {j for _, j, _ in sure})
         if not rows or not cols:
-            return sure
+            return sure, budget
         left = [given[j] for j in cols]
         full = [
             {
@@ -615,7 +632,7 @@ class FieldLadder:
             for i in rows
         ]
         found = [(rows[r], cols[c], full[r][c][0]) for r, c in pair_items(full, len(cols))]
-        return sorted(sure + found)
+        return sorted(sure + found), budget
 
     def _row(
         self, item_path: str, expected: Any, given: list[Any], floor: float, *, models: bool

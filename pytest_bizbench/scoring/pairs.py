@@ -49,6 +49,7 @@ if TYPE_CHECKING:
 
 BOOL_WORDS = {"true": True, "yes": True, "false": False, "no": False}
 
+MAX_RATED_PAIRS = 100_000  # pairs of objects rated whole, one by one, for their closeness
 NUMPY_CELLS = 64  # the matrix size (rows x columns) from which cdist pays for itself
 PARALLEL_PAIRS = 250_000  # pairs from which `cdist` runs on all cores
 
@@ -242,23 +243,28 @@ class PairScorer:
 
     def rows(
         self, path: str, wanted: Sequence[Any], given: Sequence[Any], floor: float
-    ) -> list[Candidates]:
+    ) -> tuple[list[Candidates], bool]:
         """One row per expected item: the actual items whose credit is at least `floor`
-        (and above 0). Objects reaching it are rated pair by pair for their closeness."""
-        columns = _Columns(given)
-        rows = self._rows(path, wanted, columns, floor)
-        for i, item in enumerate(wanted):
-            row = {j: pair for j, pair in rows[i].items() if pair[0] >= floor}
-            if isinstance(item, Mapping):
-                rated = ((j, self._rate(path, item, given[j])) for j in row)
-                row = {j: pair for j, pair in rated if pair[0] >= floor and pair[0] > 0.0}
-            rows[i] = row
-        return rows
+        (and above 0). Objects reaching it are rated pair by pair for their closeness,
+        unless there are more than `MAX_RATED_PAIRS` such pairs: then a pair's closeness
+        is its credit, and the second value, False, says so (the credits are the same)."""
+        rows = [
+            {j: pair for j, pair in row.items() if pair[0] >= floor}
+            for row in self._rows(path, wanted, _Columns(given), floor)
+        ]
+        objects = [i for i, item in enumerate(wanted) if isinstance(item, Mapping)]
+        if sum(len(rows[i]) for i in objects) > MAX_RATED_PAIRS:
+            return rows, False
+        for i in objects:
+            rated = ((j, self._rate(path, wanted[i], given[j])) for j in rows[i])
+            rows[i] = {j: pair for j, pair in rated if pair[0] >= floor and pair[0] > 0.0}
+        return rows, True
 
     def rows_of_copies(
         self, path: str, wanted: Sequence[Any], given: Sequence[Any], floor: float
-    ) -> tuple[list[Candidates], list[tuple[int, int, float]]]:
-        """`rows`, with equal items rated once, and the pairs settled on the way.
+    ) -> tuple[list[Candidates], list[tuple[int, int, float]], bool]:
+        """`rows`, with equal items rated once, the pairs settled on the way, and
+        whether the objects' pairs were rated (`rows`' second value).
 
         Each distinct expected value is rated against each distinct actual value. Where
         a distinct expected value has exactly one distinct actual value for candidate,
@@ -268,8 +274,9 @@ class PairScorer:
         a list of many copies of an item costs its length, not its square."""
         wanted_groups, given_groups = copies(wanted), copies(given)
         if len(wanted_groups) == len(wanted) and len(given_groups) == len(given):
-            return self.rows(path, wanted, given, floor), []
-        distinct = self.rows(
+            plain, rated = self.rows(path, wanted, given, floor)
+            return plain, [], rated
+        distinct, rated = self.rows(
             path, [wanted[g[0]] for g in wanted_groups], [given[g[0]] for g in given_groups], floor
         )
         takers: dict[int, int] = {}  # each distinct actual value's rows, counted
@@ -284,9 +291,9 @@ class PairScorer:
                 settled += [(i, j, credit) for i, j in zip(group, given_groups[q], strict=False)]
                 continue
             expanded = {j: pair for q, pair in row.items() for j in given_groups[q]}
-            for i in group:
-                rows[i] = expanded if i == group[0] else dict(expanded)
-        return rows, settled
+            for i in group:  # one dict for the group: no reader changes it
+                rows[i] = expanded
+        return rows, settled, rated
 
     def _rows(
         self, path: str, wanted: Sequence[Any], columns: _Columns, floor: float
