@@ -202,6 +202,7 @@ INABILITY = CueClass(
         rf"{ME} would (?:only |just |merely )?be (?:guessing|speculating"
         r"|making (?:it|this|that) up)",
         rf"{ME} (?:will|would|shall) not\s*$",
+        rf"{ME} (?:must |have to |will |would )?(?:refuse|decline)\s*[.!]*$",
         rf"{ME} (?:would )?(?:prefer|choose|have) (?:not )?to (?:decline|pass|refrain|abstain)"
         r"|(?:i|we) (?:would )?prefer not to\b|(?:i|we) (?:must|have to|will) decline\b",
         rf"{ME} (?:do|did) not have\b",
