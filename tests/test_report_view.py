@@ -11,7 +11,9 @@ import pytest
 from bizhelpers import Suite, doc
 
 from pytest_bizbench.cli import main
+from pytest_bizbench.io.escape import columns
 from pytest_bizbench.report.reader import read_report
+from pytest_bizbench.report.terminal import cut, text_table
 from pytest_bizbench.report.view import SECTION_ORDER, report_view
 
 GOLDEN = Path(__file__).resolve().parent.parent / "golden_cases"
@@ -175,3 +177,15 @@ def test_html_explains_each_failed_document_field_by_field(
     assert "<td>total</td><td>expected 10, got 99  (number 0.00, out-of-tolerance)</td>" in table
     assert "<td>good</td>" not in table
     assert "<i>beta" not in page
+
+
+def test_terminal_columns_count_wide_characters_twice_and_marks_not_at_all() -> None:
+    assert columns("東京都") == 6  # three wide characters
+    assert columns("e\u0301te") == 3  # the accent combines with the e
+    lines = text_table((["name", "n"], [["東京都", "1"], ["ab", "2"], ["e\u0301t\u00e9", "3"]]))
+    # the second column starts at the same terminal column on every row
+    assert lines == ["name    n", "------  -", "東京都  1", "ab      2", "e\u0301t\u00e9     3"]
+    assert cut("東京都の会社", 7) == "東京都…"  # 6 columns and the ellipsis
+    narrow = text_table((["name", "n"], [["東京都の会社です株式会社", "1"]]), 14)
+    assert narrow[2] == "東京都の会…  1"
+    assert all(columns(line) <= 14 for line in narrow)

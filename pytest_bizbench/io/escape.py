@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import html as _html
 import re
+import unicodedata
 
 # C0 and C1 controls (ESC included), DEL, the invisible bidi and format controls
 # and line separators that can make shown text differ from the data (the Arabic
@@ -49,6 +50,20 @@ def terminal_text(value: object) -> str:
     """One line for a terminal: every control character shown as `\\xNN` (`\\uXXXX`
     above U+00FF)."""
     return _CONTROL.sub(_visible, str(value))
+
+
+def columns(text: str) -> int:
+    """How many terminal columns `text` takes: an East Asian wide or full-width
+    character two, a combining mark or zero-width format character none."""
+    if text.isascii():
+        return len(text)
+    return sum(_columns(ch) for ch in text)
+
+
+def _columns(ch: str) -> int:
+    if unicodedata.combining(ch) or unicodedata.category(ch) in ("Me", "Cf"):
+        return 0
+    return 2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1
 
 
 def terminal_block(value: object) -> str:

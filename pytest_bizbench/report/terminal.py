@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from pytest_bizbench.io.escape import terminal_text
+from pytest_bizbench.io.escape import columns, terminal_text
 from pytest_bizbench.maths.figures import plural
 from pytest_bizbench.report.model import Report
 from pytest_bizbench.report.tables import Table
@@ -20,8 +20,16 @@ NARROWEST = 8
 
 
 def cut(text: str, width: int) -> str:
-    """`text` in at most `width` characters: its end replaced by `…` when longer."""
-    return text if len(text) <= width else text[: max(width - 1, 0)] + ELLIPSIS
+    """`text` in at most `width` terminal columns: its end replaced by `…` when longer."""
+    if columns(text) <= width:
+        return text
+    kept, used = [], 0
+    for ch in text:
+        used += columns(ch)
+        if used > width - 1:
+            break
+        kept.append(ch)
+    return "".join(kept) + ELLIPSIS
 
 
 def text_table(table: Table, width: int | None = None) -> list[str]:
@@ -38,7 +46,7 @@ def text_table(table: Table, width: int | None = None) -> list[str]:
     if width is not None and rows:  # a column with nothing to say: -v shows it
         kept = [i for i in range(len(header)) if any(r[i] not in ("", NOTHING) for r in rows)]
         header, rows = [header[i] for i in kept], [[r[i] for i in kept] for r in rows]
-    widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
+    widths = [max(columns(r[i]) for r in [header, *rows]) for i in range(len(header))]
     if width is not None:
         _narrow(widths, width)
         header, rows = (
@@ -47,7 +55,7 @@ def text_table(table: Table, width: int | None = None) -> list[str]:
         )
     line = "  ".join("-" * w for w in widths)
     render = [
-        "  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip()
+        "  ".join(c + " " * (w - columns(c)) for c, w in zip(r, widths, strict=True)).rstrip()
         for r in [header, *rows]
     ]
     return [render[0], line, *render[1:]]
