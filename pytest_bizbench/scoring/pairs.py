@@ -50,6 +50,7 @@ if TYPE_CHECKING:
 BOOL_WORDS = {"true": True, "yes": True, "false": False, "no": False}
 
 MAX_RATED_PAIRS = 100_000  # pairs of objects rated whole, one by one, for their closeness
+COPIES_PAIRS = 256  # pairs from which a list's equal items are grouped first
 NUMPY_CELLS = 64  # the matrix size (rows x columns) from which cdist pays for itself
 PARALLEL_PAIRS = 250_000  # pairs from which `cdist` runs on all cores
 
@@ -272,6 +273,9 @@ class PairScorer:
         order: their pairs are all alike, so that is the most pairs, and the lowest
         indices first. Those pairs come back apart, their items with no candidates, so
         a list of many copies of an item costs its length, not its square."""
+        if len(wanted) * len(given) < COPIES_PAIRS:  # short: grouping would cost more
+            plain, rated = self.rows(path, wanted, given, floor)
+            return plain, [], rated
         wanted_groups, given_groups = copies(wanted), copies(given)
         if len(wanted_groups) == len(wanted) and len(given_groups) == len(given):
             plain, rated = self.rows(path, wanted, given, floor)
