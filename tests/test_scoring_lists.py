@@ -243,10 +243,36 @@ def test_an_identical_copy_is_paired_before_a_neighbour_and_copies_pair_in_order
     assert entry["hallucinated"] == ["$2"]
 
 
-def test_copies_group_equal_items_by_value_and_type() -> None:
-    odd = {1: "a", "b": 2}  # keys that cannot be sorted: it stands alone
-    items = ["a", 1, "a", 1.0, {"k": [1, 2]}, {"k": [1, 2]}, True, 1, odd, odd, None, None]
-    assert copies(items) == [[0, 2], [1, 7], [3], [4, 5], [6], [8], [9], [10, 11]]
+def test_copies_group_items_equal_in_every_way_the_ladder_sees() -> None:
+    items = ["a", 1, "a", 1.0, {"k": [1, 2]}, {"k": [1, 2]}, True, 1, None, None]
+    assert copies(items) == [[0, 2], [1, 7], [3], [4, 5], [6], [8, 9]]
+    # each of these pairs is equal by value or by JSON, yet text compares their spelling
+    apart = [
+        (-0.0, 0.0),
+        ({1: "a"}, {"1": "a"}),
+        ({True: "a"}, {"true": "a"}),
+        ({"b": 2, "a": 1}, {"a": 1, "b": 2}),
+        ((1, 2), [1, 2]),
+        ({"a": date(2024, 1, 1)}, {"a": "datetime.date(2024, 1, 1)"}),
+    ]
+    for one, other in apart:
+        assert copies([one, other]) == [[0], [1]], (one, other)
+
+
+@pytest.mark.parametrize(
+    ("expected", "actual"),
+    [
+        (["-0.0"] * 16, [0.0, -0.0] * 8),
+        ([{"1": "a"}] * 16, [{1: "a"}, {"1": "a"}] * 8),
+        ([{"true": "a"}] * 16, [{True: "a"}, {"true": "a"}] * 8),
+        (["{'b': 2, 'a': 1}"] * 16, [{"a": 1, "b": 2}, {"b": 2, "a": 1}] * 8),
+        (["[1, 2]"] * 16, [(1, 2), [1, 2]] * 8),
+    ],
+)
+def test_items_that_score_apart_are_not_copies(expected: list[Any], actual: list[Any]) -> None:
+    bulk, reference = both_paths("items", expected, actual)
+    assert bulk == reference
+    assert json.loads(bulk)["score"] == 0.5  # 8 of the 16 actual items match
 
 
 @pytest.mark.usefixtures("numpy_or_not")

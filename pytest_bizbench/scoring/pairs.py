@@ -19,7 +19,6 @@ list inside a list) is compared pair by pair.
 from __future__ import annotations
 
 import bisect
-import json
 import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import date
@@ -62,21 +61,34 @@ PairRate = Callable[[str, Any, Any], tuple[float, float]]
 
 
 def copies(items: Sequence[Any]) -> list[list[int]]:
-    """The indices of equal items, grouped, in order of each group's first item. Equal
-    is by value and type (`1` and `1.0` apart); an item that cannot be spelled as JSON
-    with sorted keys stands alone."""
+    """The indices of equal items, grouped, in order of each group's first item.
+
+    Equal means the same in every way the ladder can see: the same types all the way
+    down (`1`, `1.0` and `True` apart, a tuple apart from a list), floats by their
+    spelling (`-0.0` apart from `0.0`), objects with the same keys in the same order
+    (text compares an object's spelling, which keeps its order). An item too deep to
+    walk stands alone."""
     groups: dict[Any, list[int]] = {}
     for index, item in enumerate(items):
-        key: Any
-        if item is None or isinstance(item, (str, int, float)):
-            key = (type(item), item)
-        else:
-            try:
-                key = json.dumps(item, sort_keys=True, default=repr)
-            except (TypeError, ValueError, RecursionError):
-                key = ("alone", index)
-        groups.setdefault(key, []).append(index)
+        try:
+            key = _identity(item)
+            groups.setdefault(key, []).append(index)
+        except (RecursionError, TypeError):  # TypeError: a value that cannot be hashed
+            groups[("alone", index)] = [index]
     return list(groups.values())
+
+
+def _identity(value: Any) -> Any:
+    kind = type(value)
+    if kind is float:
+        return kind, repr(value)
+    if kind in (str, int, bool) or value is None:
+        return kind, value
+    if isinstance(value, Mapping):
+        return kind, tuple((_identity(k), _identity(v)) for k, v in value.items())
+    if isinstance(value, (list, tuple)):
+        return kind, tuple(_identity(v) for v in value)
+    return kind, repr(value)
 
 
 @cache
