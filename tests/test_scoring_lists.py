@@ -325,3 +325,35 @@ def test_too_many_pairs_of_objects_are_paired_by_credit_and_say_so(
     assert cut["matched"][0][1] == {"n": 100.5}
     assert cut["budget"] == "more than 100000 pairs of objects: paired by credit"
     assert cut["score"] == rated["score"] == pytest.approx(2 * 1 / 3)
+
+
+@pytest.mark.parametrize(
+    ("expected", "actual"),
+    [
+        # 0.5 + 2/3 + 1/3 summed in order is 1.4999999999999998: a third of it is under
+        # the 0.5 match threshold, where the whole comparison gives 0.5
+        (
+            [{"p": ["a"], "q": ["a", "b"], "r": ["a"]}],
+            [{"p": ["a", "x", "y"], "q": ["a"], "r": ["a", "x", "y", "z", "w"]}],
+        ),
+        # a list of nulls is empty, and so is a missing one
+        ([{"a": "x", "b": [None], "c": "y"}], [{"a": "x"}]),
+        ([[None]], [None, "a"]),
+    ],
+)
+def test_the_bulk_path_keeps_pairs_at_the_threshold_and_empty_lists(
+    expected: list[Any], actual: list[Any]
+) -> None:
+    bulk, reference = both_paths("items", expected, actual)
+    assert bulk == reference
+    assert json.loads(bulk)["score"] > 0.0
+
+
+def test_objects_paired_by_credit_keep_the_exact_score(monkeypatch: pytest.MonkeyPatch) -> None:
+    expected = [{"p": list("abcde"), "q": ["a"], "r": list("abc")}]
+    actual = [{"p": list("avwxy"), "q": list("axy"), "r": list("abcz")}]
+    whole = FieldLadder(LadderConfig()).score_field("items", expected, actual)
+    monkeypatch.setattr("pytest_bizbench.scoring.pairs.MAX_RATED_PAIRS", 0)
+    by_credit = FieldLadder(LadderConfig()).score_field("items", expected, actual)
+    assert "budget" in by_credit
+    assert by_credit["score"] == whole["score"]  # to the last bit: the pair compared whole

@@ -130,8 +130,9 @@ class FieldLadder:
     would be called on more than `MAX_SLOW_PAIRS` times, pairs its items in order
     (item k with item k); a list whose objects have more than `MAX_RATED_PAIRS`
     candidate pairs pairs them by their credit alone (each pair's closeness is its
-    credit, not compared field by field: the score is the same, only which of equally
-    credited pairs is kept may differ); text longer than `max_text_chars` after
+    credit, not compared field by field; the pairs kept are then compared whole, so the
+    score is the same to six decimals, but which of equally credited pairs is kept,
+    and so the counts, may differ); text longer than `max_text_chars` after
     normalisation, when not an exact match, gets the similarity of its first
     `max_text_chars` characters. Each says so in the entry's `budget`.
 
@@ -612,9 +613,13 @@ class FieldLadder:
             cheap = [self._row(item_path, w, given, floor, models=False) for w in wanted]
         found = [(i, j, cheap[i][j][0]) for i, j in pair_items(cheap, len(given))]
         pairs = sorted(settled + found) if settled else found
-        budget = (
-            None if rated else f"more than {MAX_RATED_PAIRS} pairs of objects: paired by credit"
-        )
+        budget = None
+        if not rated:  # the pairs kept are compared whole: their credits, exactly
+            budget = f"more than {MAX_RATED_PAIRS} pairs of objects: paired by credit"
+            whole = [
+                (i, j, self._cheap_pair(item_path, wanted[i], given[j])[0]) for i, j, _ in pairs
+            ]
+            pairs = [pair for pair in whole if pair[2] >= floor and pair[2] > 0.0]
         if not models or (self._embed is None and self._judge is None):
             return pairs, budget
         sure = [pair for pair in pairs if pair[2] >= 1.0]

@@ -261,11 +261,14 @@ class PairScorer:
         (and above 0). Objects reaching it are rated pair by pair for their closeness,
         unless there are more than `MAX_RATED_PAIRS` such pairs: then a pair's closeness
         is its credit, and the second value, False, says so (the credits are the same)."""
-        rows = [
-            {j: pair for j, pair in row.items() if pair[0] >= floor}
-            for row in self._rows(path, wanted, _Columns(given), floor)
-        ]
         objects = [i for i, item in enumerate(wanted) if isinstance(item, Mapping)]
+        # an object's credit here is a float sum: within _SLACK under the floor it may
+        # reach it whole, so the whole comparison decides
+        lows = [floor - _SLACK if isinstance(item, Mapping) else floor for item in wanted]
+        rows = [
+            {j: pair for j, pair in row.items() if pair[0] >= low}
+            for row, low in zip(self._rows(path, wanted, _Columns(given), floor), lows, strict=True)
+        ]
         if sum(len(rows[i]) for i in objects) > MAX_RATED_PAIRS:
             return rows, False
         for i in objects:
@@ -355,7 +358,7 @@ class PairScorer:
         return {
             j: pair
             for j, item in enumerate(columns.items)
-            if item is not None and (pair := self._rate(path, expected, item))[0] > 0.0
+            if (pair := self._rate(path, expected, item))[0] > 0.0
         }
 
     def _nested_rows(
