@@ -193,6 +193,12 @@ def test_properties_pairing_shuffle_score_and_counts(
     assert [again[k] for k in keys] == pytest.approx([entry[k] for k in keys])
 
 
+def test_a_credit_under_half_a_millionth_still_counts_one_millionth() -> None:
+    # both pairs are worth one millionth of credit: closeness decides
+    assert pair_items([{0: (4e-07, 0.8)}, {0: (6e-07, 0.0)}], 1) == [(0, 0)]
+    assert _by_the_rule([{0: (4e-07, 0.8)}, {0: (6e-07, 0.0)}], 1) == {0: 0}
+
+
 def test_pair_items_ties_go_to_the_lowest_indices() -> None:
     one = {0: (1.0, 1.0), 1: (1.0, 1.0)}
     assert pair_items([one, one], 2) == [(0, 0), (1, 1)]
@@ -222,13 +228,14 @@ def _every_pairing(rows: list[Candidates], r: int = 0) -> Iterator[Pairing]:
 
 
 def _by_the_rule(rows: list[Candidates], n_actual: int) -> Pairing:
-    """The pairing of the rule in `pairing`'s docstring, by brute force: the most credit,
-    then the most closeness (six decimals), then the partners of expected items 0, 1, ...
-    lowest, an unpaired item counting after every actual index."""
+    """The pairing of the rule in `pairing`'s docstring, by brute force: the most credit
+    (each pair at least one millionth), then the most closeness (six decimals), then the
+    partners of expected items 0, 1, ... lowest, an unpaired item counting after every
+    actual index."""
 
     def rank(pairing: Pairing) -> tuple[int, int, list[int]]:
         pairs = [rows[r][j] for r, j in pairing.items()]
-        credit = sum(round(credit * 1e6) for credit, _ in pairs)
+        credit = sum(max(1, round(credit * 1e6)) for credit, _ in pairs)
         closeness = sum(round(closeness * 1e6) for _, closeness in pairs)
         return -credit, -closeness, [pairing.get(r, n_actual) for r in range(len(rows))]
 

@@ -2,7 +2,8 @@
 
 The pairs follow one rule:
 
-1. they maximise the total credit (six decimals);
+1. they maximise the total credit (six decimals; a candidate's credit counts at least
+   one millionth, so a pair is always worth more than no pair);
 2. among pairings of equal credit, the greatest total closeness wins (six decimals),
    so an identical copy comes before a neighbour inside the tolerance;
 3. remaining ties go to the lowest indices: of the pairings best by 1 and 2, the one
