@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from pytest_bizbench.benchmarks.field_accuracy import FieldAccuracy
 from pytest_bizbench.options.field_rules import RulesError, parse_rules
 from pytest_bizbench.scoring import FieldLadder, LadderConfig
-from pytest_bizbench.scoring.pairing import Candidates, pair_items
+from pytest_bizbench.scoring.pairing import Candidates, OverBudget, pair_greedily, pair_items
 from pytest_bizbench.scoring.text import normalize
 
 
@@ -498,3 +498,26 @@ def test_the_run_counts_every_field_however_many_a_document_has(suite: Suite) ->
         2 * precision * recall / (precision + recall)
     )
     assert "fields.total.precision" in suite.report()["gate"]["reasons"][0]
+
+
+def test_a_pairing_over_its_budget_says_so_and_the_greedy_one_is_fair() -> None:
+    rows = [{0: (1.0, 0.9), 1: (1.0, 1.0)}, {1: (1.0, 1.0)}]
+    assert pair_items(rows, 2, max_steps=100) == [(0, 0), (1, 1)]
+    with pytest.raises(OverBudget):
+        pair_items(rows, 2, max_steps=1)
+    # in expected order, each its best left: 0 takes 1 (closer), 1 finds nothing left
+    assert pair_greedily(rows, 2) == [(0, 1)]
+
+
+def test_a_list_whose_pairing_is_over_budget_is_paired_greedily(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr("pytest_bizbench.scoring.ladder.MAX_PAIRING_STEPS", 1)
+    entry = FieldLadder(LadderConfig()).score_field("n", [100, 100.4], [100.4, 100.9])
+    # 100 takes its closest, 100.4, so 100.4 takes 100.9: all within 1%; the best
+    # pairing (100.4 with its copy) needs a search, which is over the budget
+    assert entry["matched"] == [[100, 100.4, 1.0], [100.4, 100.9, 1.0]]
+    assert entry["budget"] == (
+        "the best pairing would take over 1 steps: "
+        "paired in expected order, each item its best candidate left"
+    )

@@ -35,7 +35,7 @@ from pytest_bizbench.scoring.compare import (
 from pytest_bizbench.scoring.dates import parse_date
 from pytest_bizbench.scoring.judge import checked_grade
 from pytest_bizbench.scoring.numbers import numbers_match, parse_number
-from pytest_bizbench.scoring.pairing import Candidates, pair_items
+from pytest_bizbench.scoring.pairing import Candidates, OverBudget, pair_greedily, pair_items
 from pytest_bizbench.scoring.pairs import (
     MAX_RATED_PAIRS,
     PairScorer,
@@ -55,6 +55,7 @@ Entry = FieldEntry
 MAX_TEXT = 200
 MAX_ITEMS = 50
 MAX_SLOW_PAIRS = 10_000
+MAX_PAIRING_STEPS = 20_000_000  # offers read by the pairing's searches: a second or two
 """Pairs of one list a user or model comparator may be called on; past it, in order."""
 _NORMALIZED_MEMO = 8192
 COUNT_KEYS = ("tp", "fd", "fn", "fa", "tn")
@@ -134,7 +135,10 @@ class FieldLadder:
     score is the same to six decimals, but which of equally credited pairs is kept,
     and so the counts, may differ); text longer than `max_text_chars` after
     normalisation, when not an exact match, gets the similarity of its first
-    `max_text_chars` characters. Each says so in the entry's `budget`.
+    `max_text_chars` characters; a list whose best pairing would take more than
+    `MAX_PAIRING_STEPS` (thousands of distinct values all within one another's
+    tolerance) is paired in expected order, each item taking its best candidate left.
+    Each says so in the entry's `budget`.
 
     A nested object, and the document, score the weighted mean of their fields
     (`weight`, default 1; null expected fields and `ignore` fields are skipped; with
@@ -611,11 +615,20 @@ class FieldLadder:
             cheap, settled, rated = self._pairs.rows_of_copies(item_path, wanted, given, floor)
         else:
             cheap = [self._row(item_path, w, given, floor, models=False) for w in wanted]
-        found = [(i, j, cheap[i][j][0]) for i, j in pair_items(cheap, len(given))]
-        pairs = sorted(settled + found) if settled else found
         budget = None
+        try:
+            paired = pair_items(cheap, len(given), MAX_PAIRING_STEPS)
+        except OverBudget:
+            paired = pair_greedily(cheap, len(given))
+            budget = (
+                f"the best pairing would take over {MAX_PAIRING_STEPS} steps: "
+                "paired in expected order, each item its best candidate left"
+            )
+        found = [(i, j, cheap[i][j][0]) for i, j in paired]
+        pairs = sorted(settled + found) if settled else found
         if not rated:  # the pairs kept are compared whole: their credits, exactly
-            budget = f"more than {MAX_RATED_PAIRS} pairs of objects: paired by credit"
+            note = f"more than {MAX_RATED_PAIRS} pairs of objects: paired by credit"
+            budget = f"{budget}; {note}" if budget else note
             whole = [
                 (i, j, self._cheap_pair(item_path, wanted[i], given[j])[0]) for i, j, _ in pairs
             ]

@@ -58,8 +58,18 @@ UNREACHED = 1 << 160  # above any key
 HUB = -1  # in the walk: any price-0 column, freed so that a free column can be taken
 
 
-def pair_items(rows: list[Candidates], n_actual: int) -> list[tuple[int, int]]:
-    """(expected index, actual index) pairs, sorted, by the rule of the module docstring."""
+class OverBudget(Exception):
+    """The best pairing would take more than its work budget (`max_steps`)."""
+
+
+def pair_items(
+    rows: list[Candidates], n_actual: int, max_steps: int | None = None
+) -> list[tuple[int, int]]:
+    """(expected index, actual index) pairs, sorted, by the rule of the module docstring.
+
+    `max_steps` bounds the work: offers read by the searches and pairs walked for the
+    ties. Past it, OverBudget (`pair_greedily` is the cheap way out)."""
+    steps = Steps(max_steps)
     big = SCALE * (min(len(rows), n_actual) + 1)
     # above every weight, so every cost is >= 0; costs and prices count in units of
     # 1 << DEPTH_BITS, so that a search's key is a distance plus a depth
@@ -86,13 +96,43 @@ def pair_items(rows: list[Candidates], n_actual: int) -> list[tuple[int, int]]:
         for r, row in enumerate(rows):
             for j, pair in row.items():
                 columns[j][r] = pair
-        solved = _BestPairing(offers(columns, len(rows)), len(rows) + n_actual)
+        solved = _BestPairing(offers(columns, len(rows)), len(rows) + n_actual, steps)
         walk = _LowestIndices.searched_from_the_actual_side(solved, ceiling)
     else:
-        solved = _BestPairing(offers(rows, n_actual), n_actual + len(rows))
+        solved = _BestPairing(offers(rows, n_actual), n_actual + len(rows), steps)
         walk = _LowestIndices.searched_from_the_expected_side(solved)
-    walk.walk()
+    walk.walk(steps)
     return sorted((r, j) for j, r in enumerate(walk.owner[:n_actual]) if r >= 0)
+
+
+def pair_greedily(rows: list[Candidates], n_actual: int) -> list[tuple[int, int]]:
+    """Each expected item in order takes its best candidate left (most credit, then
+    closeness, then the lowest index): one pass over the pairs, for a list whose best
+    pairing is over its budget. Not the rule's pairing, only a fair one."""
+    taken = bytearray(n_actual)
+    pairs = []
+    for r, row in enumerate(rows):
+        free = [(credit, closeness, -j) for j, (credit, closeness) in row.items() if not taken[j]]
+        if free:
+            j = -max(free)[2]
+            taken[j] = 1
+            pairs.append((r, j))
+    return pairs
+
+
+class Steps:
+    """The work left to a pairing; None: no bound."""
+
+    __slots__ = ("left",)
+
+    def __init__(self, budget: int | None) -> None:
+        self.left = budget
+
+    def take(self, n: int) -> None:
+        if self.left is not None:
+            self.left -= n
+            if self.left < 0:
+                raise OverBudget
 
 
 class _BestPairing:
@@ -101,10 +141,11 @@ class _BestPairing:
     and 0 for a column left free), every reduced cost cost - u - v >= 0 and 0 on the
     pairs taken."""
 
-    __slots__ = ("_known", "_way", "offers", "owner", "u", "v")
+    __slots__ = ("_known", "_steps", "_way", "offers", "owner", "u", "v")
 
-    def __init__(self, offers: Offers, columns: int) -> None:
+    def __init__(self, offers: Offers, columns: int, steps: Steps | None = None) -> None:
         self.offers = offers
+        self._steps = steps or Steps(None)
         self.owner = [-1] * columns
         self.u = [0] * len(offers)
         self.v = [0] * columns
@@ -141,7 +182,7 @@ class _BestPairing:
         of equal items a search then stops next to its start instead of walking through
         every row paired before it."""
         offers, owner, u, v = self.offers, self.owner, self.u, self.v
-        known, way = self._known, self._way
+        known, way, take = self._known, self._way, self._steps.take
         heap: list[tuple[int, int]] = []
         settled: list[int] = []
         push, pop = heapq.heappush, heapq.heappop
@@ -150,6 +191,7 @@ class _BestPairing:
         while end < 0:
             near = base + depth  # the key of a column at the distance being settled
             offset = near - u[row]
+            take(len(offers[row]))
             for col, cost in offers[row]:
                 found = offset + cost  # the key this offer gives col, plus col's price
                 if found < known[col]:  # never for a settled column: costs are >= 0
@@ -198,7 +240,7 @@ class _LowestIndices:
     when such a cycle leads from j back to c: j's row moves on to another of its tight
     columns, that column's row too, and so on until one takes c."""
 
-    __slots__ = ("fixed", "hub", "into", "match", "owner", "spare", "tight", "v")
+    __slots__ = ("_steps", "fixed", "hub", "into", "match", "owner", "spare", "tight", "v")
 
     def __init__(self, owner: list[int], v: list[int], tight: list[list[int]]) -> None:
         self.owner, self.v, self.tight = owner, v, tight
@@ -253,8 +295,9 @@ class _LowestIndices:
                 owner[j if j >= 0 else n_actual + r] = r
         return cls(owner, v, tight)
 
-    def walk(self) -> None:
+    def walk(self, steps: Steps | None = None) -> None:
         """Fix the rows in order, each at the lowest column a cycle can give it."""
+        self._steps = steps or Steps(None)
         owner, fixed = self.owner, self.fixed
         for r, columns in enumerate(self.tight):
             c = self.match[r]
@@ -290,6 +333,7 @@ class _LowestIndices:
                     nexts = [HUB]
                 else:
                     nexts = tight[owner[col]]
+                self._steps.take(len(nexts) + 1)
                 for step in nexts:
                     if step in parent or step in dead:
                         continue
