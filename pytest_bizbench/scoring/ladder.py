@@ -55,8 +55,9 @@ Entry = FieldEntry
 MAX_TEXT = 200
 MAX_ITEMS = 50
 MAX_SLOW_PAIRS = 10_000
-MAX_PAIRING_STEPS = 20_000_000  # offers read by the pairing's searches: a second or two
 """Pairs of one list a user or model comparator may be called on; past it, in order."""
+MAX_PAIRING_STEPS = 20_000_000
+"""Offers a list's pairing may read and walk (a second or two); past it, greedily."""
 _NORMALIZED_MEMO = 8192
 COUNT_KEYS = ("tp", "fd", "fn", "fa", "tn")
 # a document's summary entries, ahead of its fields in the details

@@ -69,7 +69,7 @@ def pair_items(
 
     `max_steps` bounds the work: offers read by the searches and pairs walked for the
     ties. Past it, OverBudget (`pair_greedily` is the cheap way out)."""
-    steps = Steps(max_steps)
+    steps = _Steps(max_steps)
     big = SCALE * (min(len(rows), n_actual) + 1)
     # above every weight, so every cost is >= 0; costs and prices count in units of
     # 1 << DEPTH_BITS, so that a search's key is a distance plus a depth
@@ -120,7 +120,7 @@ def pair_greedily(rows: list[Candidates], n_actual: int) -> list[tuple[int, int]
     return pairs
 
 
-class Steps:
+class _Steps:
     """The work left to a pairing; None: no bound."""
 
     __slots__ = ("left",)
@@ -143,9 +143,9 @@ class _BestPairing:
 
     __slots__ = ("_known", "_steps", "_way", "offers", "owner", "u", "v")
 
-    def __init__(self, offers: Offers, columns: int, steps: Steps | None = None) -> None:
+    def __init__(self, offers: Offers, columns: int, steps: _Steps) -> None:
         self.offers = offers
-        self._steps = steps or Steps(None)
+        self._steps = steps
         self.owner = [-1] * columns
         self.u = [0] * len(offers)
         self.v = [0] * columns
@@ -295,9 +295,9 @@ class _LowestIndices:
                 owner[j if j >= 0 else n_actual + r] = r
         return cls(owner, v, tight)
 
-    def walk(self, steps: Steps | None = None) -> None:
+    def walk(self, steps: _Steps) -> None:
         """Fix the rows in order, each at the lowest column a cycle can give it."""
-        self._steps = steps or Steps(None)
+        self._steps = steps
         owner, fixed = self.owner, self.fixed
         for r, columns in enumerate(self.tight):
             c = self.match[r]

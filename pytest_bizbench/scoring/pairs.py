@@ -288,11 +288,10 @@ class PairScorer:
         order: their pairs are all alike, so that is the most pairs, and the lowest
         indices first. Those pairs come back apart, their items with no candidates, so
         a list of many copies of an item costs its length, not its square."""
-        if len(wanted) * len(given) < COPIES_PAIRS:  # short: grouping would cost more
-            plain, rated = self.rows(path, wanted, given, floor)
-            return plain, [], rated
-        wanted_groups, given_groups = copies(wanted), copies(given)
-        if len(wanted_groups) == len(wanted) and len(given_groups) == len(given):
+        short = len(wanted) * len(given) < COPIES_PAIRS  # grouping would cost more
+        wanted_groups = [] if short else copies(wanted)
+        given_groups = [] if short else copies(given)
+        if short or (len(wanted_groups) == len(wanted) and len(given_groups) == len(given)):
             plain, rated = self.rows(path, wanted, given, floor)
             return plain, [], rated
         distinct, rated = self.rows(
