@@ -150,8 +150,7 @@ def _write_sections(
         text, markup = verdict
         reasons = [reason for block in blocks for reason in block.lines]
         if reasons and reasons_above:
-            shown = "reasons" if reasons_above > 1 else "reason"
-            text += f" ({reasons_above} {shown} under 'gate' above)"
+            text += f" ({plural(reasons_above, 'reason')} under 'gate' above)"
             reasons = []
         reporter.write_line(text if width is None else cut(text, width), **markup)
         for reason in reasons:
