@@ -4,6 +4,7 @@ call per pair (the path before it), and how the time grows with n.
     python benchmarks/bench_lists.py                      # n = 1000, 2000, 4000 (cap raised)
     python benchmarks/bench_lists.py --sizes 500 1000 --before-max 1000
     python benchmarks/bench_lists.py --kinds numbers --without-numpy  # the fallbacks
+    python benchmarks/bench_lists.py --kinds amounts --phases  # where the time grows
 
 Three list kinds, generated deterministically:
 - `strings`: distinct product names; the actual list shuffled, a fifth of its items
@@ -21,6 +22,12 @@ call, then the same pairing (`pairing.pair_items`). Sizes above
 give the same entry. The growth column is time(n) / time(previous n); the pairs
 grow by (n / previous n)^2. The run fails (exit 1) when a list of 2,000 items takes
 0.5 s or more, or the time grows more than 1.1 times the pairs' growth.
+
+`--phases` times each list again with a clock on each stage and prints where the
+time goes and how each stage grows: the credited pairs found (`pairs`, the count
+the growth rule is about), the candidates' scoring, the search for the best pairing,
+the rest of the pairing (costs, prices, the lowest-index walk) and the rest of the
+entry. The clocks add a little to every call, so these runs are not the ones judged.
 """
 
 from __future__ import annotations
@@ -33,9 +40,11 @@ import string
 import sys
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import Any, ClassVar
 
 from pytest_bizbench.scoring import FieldLadder, LadderConfig
+from pytest_bizbench.scoring import ladder as ladder_module
+from pytest_bizbench.scoring import pairing as pairing_module
 from pytest_bizbench.scoring import pairs as pairs_module
 
 LIMIT_2000 = 0.5  # seconds for two lists of 2,000 items
@@ -108,6 +117,77 @@ def timed(config: LadderConfig, lists: Lists, repeat: int = 1) -> tuple[float, d
     return statistics.median(times), entry
 
 
+class Stages:
+    """A clock on each stage of scoring a list field, for `--phases`: which stage
+    grows faster than the pairs. Installed around one run, taken off after."""
+
+    STAGES: ClassVar[dict[str, tuple[Any, str]]] = {
+        "candidates": (pairs_module.PairScorer, "rows_of_copies"),
+        "pairing": (ladder_module, "pair_items"),
+        "search": (pairing_module._BestPairing, "__init__"),
+    }
+
+    def __init__(self) -> None:
+        self.seconds: dict[str, float] = {}
+        self.pairs = 0
+
+    def run(self, config: LadderConfig, lists: Lists) -> dict[str, float]:
+        """Seconds per stage of one scoring, and `pairs` the credited pairs."""
+        self.seconds = dict.fromkeys(self.STAGES, 0.0)
+        originals = {name: getattr(*place) for name, place in self.STAGES.items()}
+        for name, (owner, attribute) in self.STAGES.items():
+            setattr(owner, attribute, self._clocked(name, originals[name]))
+        try:
+            start = time.perf_counter()
+            FieldLadder(config).score_field("items", *lists)
+            total = time.perf_counter() - start
+        finally:
+            for name, (owner, attribute) in self.STAGES.items():
+                setattr(owner, attribute, originals[name])
+        found = self.seconds
+        return {
+            "pairs": self.pairs,
+            "candidates": found["candidates"],
+            "search": found["search"],
+            "rest of pairing": found["pairing"] - found["search"],
+            "rest": total - found["candidates"] - found["pairing"],
+        }
+
+    def _clocked(self, name: str, function: Callable[..., Any]) -> Callable[..., Any]:
+        def clocked(*args: Any) -> Any:
+            if name == "pairing":
+                self.pairs = sum(len(row) for row in args[0])
+            start = time.perf_counter()
+            try:
+                return function(*args)
+            finally:
+                self.seconds[name] += time.perf_counter() - start
+
+        return clocked
+
+
+def phases(kinds: list[str], sizes: list[int], repeat: int) -> None:
+    """Print the median of `repeat` runs of each stage and its growth from the
+    previous size (pairs: the credited pairs' growth)."""
+    stages = Stages()
+    print("\nstages, median seconds (growth from the previous n):")
+    for kind in kinds:
+        previous: dict[str, float] | None = None
+        for n in sizes:
+            lists = KINDS[kind](n, random.Random(n))
+            config = LadderConfig(max_list_items=max(n, 2000))
+            runs = [stages.run(config, lists) for _ in range(repeat)]
+            median = {key: statistics.median(run[key] for run in runs) for key in runs[0]}
+            cells = []
+            for key, value in median.items():
+                text = f"{value:.0f}" if key == "pairs" else f"{value:.3f}"
+                if previous and previous[key]:
+                    text += f" ({value / previous[key]:.1f}x)"
+                cells.append(f"{key} {text}")
+            print(f"{kind:8} {n:<6} " + ", ".join(cells))
+            previous = median
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--sizes", type=int, nargs="+", default=[1000, 2000, 4000])
@@ -117,6 +197,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--without-numpy", action="store_true", help="as if the fast extra were not installed"
     )
+    parser.add_argument("--phases", action="store_true", help="time each stage too")
     args = parser.parse_args(argv)
     if args.without_numpy:
         pairs_module.numpy_module = lambda: None  # what the tests do to run without numpy
@@ -150,6 +231,8 @@ def main(argv: list[str] | None = None) -> int:
                 f"  {pairs:>12}  {entry['score']:.4f}"
             )
             previous = (n, after)
+    if args.phases:
+        phases(args.kinds, args.sizes, args.repeat)
     for line in slow:
         print(f"too slow: {line}")
     return 1 if slow else 0

@@ -46,7 +46,7 @@ from collections import deque
 Candidates = dict[int, tuple[float, float]]
 """An expected item's credited actual items: index -> (credit, closeness)."""
 
-Offers = list[list[tuple[int, int]]]
+Offers = list[tuple[list[int], list[int]]]
 """Each row's (column, cost) pairs; row r's own "unpaired" column, after every other
 side's item, last."""
 
@@ -77,17 +77,17 @@ def pair_items(
 
     def offers(side: list[Candidates], others: int) -> Offers:
         return [
-            [
-                (
-                    j,
+            (
+                [*row, others + r],
+                [
                     ceiling
-                    - ((round(credit * SCALE) or 1) * big + round(closeness * SCALE) << DEPTH_BITS),
-                )
-                for j, (credit, closeness) in row.items()
-            ]
-            + [(others + r, ceiling)]
+                    - ((round(credit * SCALE) or 1) * big + round(closeness * SCALE) << DEPTH_BITS)
+                    for credit, closeness in row.values()
+                ]
+                + [ceiling],
+            )
             if row
-            else []
+            else ([], [])
             for r, row in enumerate(side)
         ]
 
@@ -153,19 +153,21 @@ class _BestPairing:
         # the part of it that a row's scan computes
         self._known = [UNREACHED] * columns
         self._way = [0] * columns  # the column whose row reached it (-1: the start)
-        best_offer = [min(cost for _, cost in row) if row else 0 for row in offers]
+        best_offer = [min(costs) if costs else 0 for _, costs in offers]
         for r in sorted(range(len(offers)), key=best_offer.__getitem__):
             self.add(r)
 
     def add(self, start: int) -> None:
         """Pair row `start` too, by the cheapest change (a shortest augmenting path)."""
-        row = self.offers[start]
-        if not row:
+        cols, costs = self.offers[start]
+        if not cols:
             return
         # the search's first step: when a cheapest offer is free, the search ends there
         # with the prices unchanged; only the other rows need the whole search
         owner, v = self.owner, self.v
-        dist, taken, col = min((cost - v[col], owner[col] >= 0, col) for col, cost in row)
+        dist, taken, col = min(
+            (cost - v[col], owner[col] >= 0, col) for col, cost in zip(cols, costs, strict=True)
+        )
         if taken:
             self._augment(start)
         else:
@@ -191,8 +193,9 @@ class _BestPairing:
         while end < 0:
             near = base + depth  # the key of a column at the distance being settled
             offset = near - u[row]
-            take(len(offers[row]))
-            for col, cost in offers[row]:
+            cols, costs = offers[row]
+            take(len(cols))
+            for col, cost in zip(cols, costs, strict=True):
                 found = offset + cost  # the key this offer gives col, plus col's price
                 if found < known[col]:  # never for a settled column: costs are >= 0
                     known[col] = found
@@ -263,7 +266,7 @@ class _LowestIndices:
         """The walk over the tight pairs of a pairing searched from the expected items."""
         u, v = best.u, best.v
         tight = [
-            sorted(col for col, cost in row if cost - u[r] == v[col])
+            sorted(col for col, cost in zip(*row, strict=True) if cost - u[r] == v[col])
             for r, row in enumerate(best.offers)
         ]
         return cls(best.owner, v, tight)
@@ -281,10 +284,10 @@ class _LowestIndices:
         tight: list[list[int]] = [[] for _ in range(n_expected)]
         offered = bytearray(n_expected)
         u_flipped, v_flipped = flipped.u, flipped.v
-        for j, row in enumerate(flipped.offers):
-            if row:
+        for j, (row_cols, row_costs) in enumerate(flipped.offers):
+            if row_cols:
                 v[j] = u_flipped[j] - ceiling
-                for r, cost in row[:-1]:
+                for r, cost in zip(row_cols[:-1], row_costs[:-1], strict=True):
                     offered[r] = 1
                     if cost - u_flipped[j] == v_flipped[r]:
                         tight[r].append(j)
