@@ -47,8 +47,9 @@ Candidates = dict[int, tuple[float, float]]
 """An expected item's credited actual items: index -> (credit, closeness)."""
 
 Offers = list[tuple[list[int], list[int]]]
-"""Each row's (column, cost) pairs; row r's own "unpaired" column, after every other
-side's item, last."""
+"""Each row's columns and, beside them, their costs (two lists: a search reads one
+row's costs together, and memory reads in order cost less); row r's own "unpaired"
+column, after every other side's item, last."""
 
 SCALE = 1_000_000
 DEPTH_BITS = 32  # a search moves fewer than 2**32 rows
